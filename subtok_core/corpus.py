@@ -1,0 +1,273 @@
+"""Text -> words -> WordCounts; the built-in corpora; input validation.
+
+A corpus reaches every trainer as a :class:`WordCounts`: the distinct words in the
+order they first appear, each with its count. First-appearance order matters, because
+the default tie rule ("first") picks the candidate seen first in the corpus.
+
+>>> wc = from_text("the cat and the hat")
+>>> list(zip(wc.words, wc.counts))
+[('the', 2), ('cat', 1), ('and', 1), ('hat', 1)]
+"""
+
+from __future__ import annotations
+
+import bz2
+import functools
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+MAX_BYTES = 20 * 1024 * 1024  # uploads and files above 20 MB are refused
+
+_PUNCT = re.compile(r"\w+|[^\w\s]", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class WordCounts:
+    """Distinct words in first-appearance order with their counts."""
+
+    words: tuple[str, ...]
+    counts: tuple[int, ...]
+    name: str = ""
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    @property
+    def total(self) -> int:
+        """Number of running words (the sum of the counts)."""
+        return sum(self.counts)
+
+    def items(self) -> list[tuple[str, int]]:
+        return list(zip(self.words, self.counts, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusInfo:
+    name: str
+    title: str
+    source: str
+
+
+def split_words(text: str, split_punct: bool = False) -> list[str]:
+    """Pre-tokenize: split on whitespace; optionally split punctuation off as its own word.
+
+    >>> split_words("Hello, world!", split_punct=True)
+    ['Hello', ',', 'world', '!']
+    """
+    if split_punct:
+        return _PUNCT.findall(text)
+    return text.split()
+
+
+def count_words(words: list[str] | tuple[str, ...], name: str = "") -> WordCounts:
+    """Count words, keeping the order in which they first appear."""
+    counts: dict[str, int] = {}
+    for word in words:
+        counts[word] = counts.get(word, 0) + 1
+    if not counts:
+        raise ValueError("The corpus is empty: give it at least one word.")
+    return WordCounts(tuple(counts), tuple(counts.values()), name)
+
+
+def from_text(text: str, split_punct: bool = False, name: str = "") -> WordCounts:
+    """Running text -> WordCounts (whitespace split, optionally punctuation split)."""
+    if not text.strip():
+        raise ValueError("The text is empty: type or upload some words first.")
+    return count_words(split_words(text, split_punct), name)
+
+
+def from_pairs(pairs, name: str = "") -> WordCounts:
+    """A word/frequency table -> WordCounts. Repeated words are added up.
+
+    >>> from_pairs([("low", 5), ("lower", "2")]).counts
+    (5, 2)
+    """
+    counts: dict[str, int] = {}
+    for row, (word, count) in enumerate(pairs, start=1):
+        word = str(word).strip() if word is not None else ""
+        if not word:
+            continue
+        if any(ch.isspace() for ch in word):
+            raise ValueError(f"Row {row}: the word {word!r} contains a space; one word per row.")
+        counts[word] = counts.get(word, 0) + _as_count(count, word)
+    counts = {w: c for w, c in counts.items() if c > 0}
+    if not counts:
+        raise ValueError("The table has no word with a count above 0.")
+    return WordCounts(tuple(counts), tuple(counts.values()), name)
+
+
+def _as_count(value, word: str) -> int:
+    """A count must be a whole number >= 0; say which word is wrong otherwise."""
+    if isinstance(value, bool):
+        value = None
+    try:
+        number = float(str(value).strip())
+    except (TypeError, ValueError):
+        raise ValueError(f"The count of {word!r} is {value!r}, not a whole number.") from None
+    if number != number or number in (float("inf"), float("-inf")) or number != int(number):
+        raise ValueError(f"The count of {word!r} is {value!r}, not a whole number.")
+    if number < 0:
+        raise ValueError(f"The count of {word!r} is {int(number)}; counts cannot be negative.")
+    return int(number)
+
+
+def parse_table(text: str, name: str = "") -> WordCounts:
+    """Lines of `word count` (tab or spaces) -> WordCounts; `#` starts a comment."""
+    pairs = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 2:
+            raise ValueError(f"Line {number} should be a word and a count, like 'low 5': {line!r}.")
+        pairs.append(parts)
+    if not pairs:
+        raise ValueError("The table is empty: give one 'word count' pair per line.")
+    return from_pairs(pairs, name)
+
+
+def decode_upload(data: bytes, filename: str = "the file") -> str:
+    """Bytes of an uploaded or opened file -> text, refusing what is not UTF-8 text."""
+    if len(data) > MAX_BYTES:
+        size = len(data) / 1024 / 1024
+        raise ValueError(f"{filename} is {size:.1f} MB; the limit is 20 MB. Use a shorter sample.")
+    if b"\x00" in data:
+        raise ValueError(f"{filename} looks like a binary file, not text. Upload a UTF-8 .txt file.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ValueError(
+            f"{filename} is not UTF-8 text (byte {err.start} cannot be read). Save it as UTF-8."
+        ) from None
+    if not text.strip():
+        raise ValueError(f"{filename} is empty: it has no words.")
+    return text
+
+
+@functools.cache
+def _toys() -> dict[str, dict]:
+    with open(DATA_DIR / "toys.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+def _gensim_data() -> Path:
+    import gensim  # imported here: loading it takes a second and toys do not need it
+
+    return Path(gensim.__file__).parent / "test" / "test_data"
+
+
+SAMPLES = {
+    "enwiki": (
+        "English Wikipedia (shortened dump shipped with gensim), one paragraph per line",
+        "enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2",
+    ),
+    "lee": ("Lee news corpus (lee_background.cor, shipped with gensim)", "lee_background.cor"),
+    "crime": (
+        "Crime and Punishment, Russian excerpt (shipped with gensim)",
+        "crime-and-punishment.txt",
+    ),
+}
+
+
+def list_corpora() -> list[CorpusInfo]:
+    """Every built-in corpus and sample, toys first."""
+    infos = [CorpusInfo(f"toy:{k}", v["title"], v["source"]) for k, v in _toys().items()]
+    for key, (title, filename) in SAMPLES.items():
+        infos.append(CorpusInfo(f"sample:{key}", title, f"gensim/test/test_data/{filename}"))
+    return infos
+
+
+def toy_names() -> list[str]:
+    return [f"toy:{k}" for k in _toys()]
+
+
+def is_toy(name: str) -> bool:
+    return name.startswith("toy:")
+
+
+def toy_rows(name: str) -> list[tuple[str, int]]:
+    """The word/frequency rows of a toy corpus, as the material lists them."""
+    return load(name).items()
+
+
+@functools.lru_cache(maxsize=8)
+def sample_lines(key: str) -> tuple[str, ...]:
+    """The lines (paragraphs or sentences) of a real sample, read from the gensim package."""
+    if key not in SAMPLES:
+        raise ValueError(f"Unknown sample {key!r}; the samples are {', '.join(SAMPLES)}.")
+    path = _gensim_data() / SAMPLES[key][1]
+    if key == "enwiki":
+        return tuple(_wiki_paragraphs(path))
+    text = path.read_text(encoding="utf-8")
+    return tuple(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _wiki_paragraphs(path: Path) -> list[str]:
+    """Strip MediaWiki markup with gensim's own utilities; one paragraph per line."""
+    from gensim.corpora.wikicorpus import extract_pages, filter_wiki
+
+    lines: list[str] = []
+    with bz2.open(path, "rb") as fh:
+        for _title, markup, _pageid in extract_pages(fh):
+            for para in filter_wiki(markup).split("\n"):
+                para = " ".join(para.split())
+                if para and len(para.split()) > 2:  # drop headings and list stubs
+                    lines.append(para)
+    return lines
+
+
+def load_lines(name: str) -> list[str]:
+    """A corpus name -> its lines of text (toy word tables repeat each word count times)."""
+    if name.startswith("sample:"):
+        return list(sample_lines(name.removeprefix("sample:")))
+    if is_toy(name):
+        entry = _toy_entry(name)
+        if "text" in entry:
+            return [entry["text"]]
+        return [" ".join([w] * c) for w, c in entry["counts"]]
+    return _read_path(name).splitlines()
+
+
+def _toy_entry(name: str) -> dict:
+    key = name.removeprefix("toy:")
+    if key not in _toys():
+        known = ", ".join(toy_names())
+        raise ValueError(f"There is no toy corpus {name!r}; the toy corpora are {known}.")
+    return _toys()[key]
+
+
+def _read_path(path_str: str) -> str:
+    path = Path(path_str)
+    if not path.is_file():
+        raise ValueError(
+            f"Unknown corpus {path_str!r}: use toy:NAME, sample:NAME or the path of a .txt file."
+        )
+    if path.stat().st_size > MAX_BYTES:
+        raise ValueError(f"{path.name} is larger than 20 MB; use a shorter sample.")
+    return decode_upload(path.read_bytes(), path.name)
+
+
+def load(name: str, split_punct: bool = False) -> WordCounts:
+    """A corpus name (toy:NAME, sample:NAME or a .txt path) -> WordCounts.
+
+    >>> load("toy:cat-bat").items()[:2]
+    [('cat', 10), ('bat', 5)]
+    """
+    if is_toy(name):
+        entry = _toy_entry(name)
+        if "counts" in entry:
+            return from_pairs(entry["counts"], name)
+        return from_text(entry["text"], split_punct, name)
+    if name.startswith("sample:"):
+        return count_words(_words_of_lines(load_lines(name), split_punct), name)
+    return from_text(_read_path(name), split_punct, name)
+
+
+def _words_of_lines(lines: list[str], split_punct: bool) -> list[str]:
+    if not split_punct:
+        return " ".join(lines).split()
+    return [w for line in lines for w in split_words(line, True)]
