@@ -458,3 +458,23 @@ def segment(model: BpeModel, text: str) -> SegmentTrace:
         words.append(trace)
         tokens.extend(_word_spans(trace))
     return SegmentTrace(text, tuple(tokens), tuple(words))
+
+
+def corpus_at(trace: Trace, upto: int, limit: int = 40) -> list[tuple[str, int, tuple[str, ...]]]:
+    """(word, count, segmentation) after `upto` merges, for the first `limit` words.
+
+    Snapshot traces read it from the step record; compact traces (real samples) rebuild
+    it by replaying the first `upto` merges on those words.
+    """
+    start = trace.start
+    words = list(zip(start.words, start.counts))[:limit]
+    if start.segmentations is not None:
+        segs = start.segmentations if upto == 0 else trace.steps[upto - 1].segmentations
+        return [(w, c, s) for (w, c), s in zip(words, segs)]
+    model = model_from_trace(trace, upto)
+    ranks = _ranks(model)
+    result = []
+    for word, count in words:
+        enc = encode_word(model, word, ranks)
+        result.append((word, count, enc.applied[-1][2] if enc.applied else enc.initial))
+    return result

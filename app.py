@@ -1,0 +1,18 @@
+"""subtok: the frame. Page config, navigation over pages/, the shared sidebar."""
+
+import streamlit as st
+
+st.set_page_config(page_title="subtok: subword tokenization lab", page_icon=":material/text_fields:", layout="wide")
+
+LESSONS = [
+    st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("pages/bpe.py", title="BPE", icon=":material/join_inner:", url_path="bpe"),
+]
+
+page = st.navigation(LESSONS)
+with st.sidebar:
+    st.caption(
+        "subtok shows how subword tokenizers learn their vocabulary, one step at a time. "
+        "Every number on these pages is computed from the corpus you choose."
+    )
+page.run()

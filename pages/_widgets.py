@@ -1,0 +1,177 @@
+"""UI pieces shared by the lesson pages: corpus picker, step slider, symbol chips, errors."""
+
+from __future__ import annotations
+
+import html
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+
+import pandas as pd
+import streamlit as st
+
+from subtok_core import corpus
+
+TEXT, UPLOAD = "text:your own", "upload:a .txt file"
+DEFAULT_TEXT = "the cat sat on the mat with the other cats"
+
+CHIP_CSS = """
+<style>
+.chips {line-height: 2.3; font-size: 1.15rem;}
+.chip {display: inline-block; padding: 0 .45em; margin: 0 .12em; border-radius: .35em;
+       border: 1px solid #9aa5b1; background: #f4f6f8; font-family: monospace;}
+.chip.new {background: #ffd6d6; border-color: #d62728; font-weight: bold;}
+.chip.unk {background: #444; color: #fff;}
+.chip.marker {color: #6b7785;}
+.word {margin-right: 1.2em; white-space: nowrap;}
+</style>
+"""
+
+
+def ensure_navigation() -> None:
+    """Run the page inside app.py's navigation, also when a deep link is the first request.
+
+    Streamlit starts in its legacy multipage mode when a folder named pages/ exists, and
+    leaves it only once some run calls st.navigation; a fresh server whose first request
+    is /bpe?... would run this page alone (no page config, a raw page list). Leave the
+    legacy mode and rerun: the rerun goes through app.py and lands on the same page.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def corpus_label(name: str) -> str:
+    """How a corpus name reads in a select box."""
+    infos = {info.name: info for info in corpus.list_corpora()}
+    if name in infos:
+        return f"{name} — {infos[name].title}"
+    return {"text:your own": "your own text", "upload:a .txt file": "upload a .txt file"}[name]
+
+
+def corpus_options(samples: bool = True) -> list[str]:
+    names = [info.name for info in corpus.list_corpora()]
+    if not samples:
+        names = [n for n in names if corpus.is_toy(n)]
+    return [*names, TEXT, UPLOAD]
+
+
+@st.cache_data(show_spinner=False)
+def cached_load(name: str) -> corpus.WordCounts:
+    return corpus.load(name)
+
+
+def corpus_editor(name: str, prefix: str) -> corpus.WordCounts | None:
+    """Show the chosen corpus so the student can edit it; return its word counts.
+
+    Toy tables are editable in place, free text goes in a text box, a file is uploaded.
+    Returns None (after an st.error) when the input cannot be used.
+    """
+    try:
+        if corpus.is_toy(name):
+            info = next(i for i in corpus.list_corpora() if i.name == name)
+            st.caption(f"Source: {info.source}. Edit the table to try your own words.")
+            rows = pd.DataFrame(cached_load(name).items(), columns=["word", "count"])
+            edited = st.data_editor(
+                rows, num_rows="dynamic", key=f"{prefix}_table_{name}", hide_index=True,
+                width="stretch",
+            )
+            return corpus.from_pairs(edited.itertuples(index=False), name)
+        if name == TEXT:
+            text = st.text_area("Your text (words are split at spaces)", DEFAULT_TEXT,
+                                key=f"{prefix}_text")
+            return corpus.from_text(text, name="your text")
+        if name == UPLOAD:
+            upload = st.file_uploader("A UTF-8 .txt file (20 MB at most)", key=f"{prefix}_upload")
+            if upload is None:
+                st.info("Upload a file to train on it.")
+                return None
+            text = corpus.decode_upload(upload.getvalue(), upload.name)
+            return corpus.from_text(text, name=upload.name)
+        with st.spinner(f"Reading {name} from the gensim package ..."):
+            wc = cached_load(name)
+        st.caption(f"{wc.total:,} running words, {len(wc):,} distinct.")
+        return wc
+    except ValueError as err:
+        st.error(str(err))
+        return None
+
+
+def step_slider(last: int, key: str = "step") -> int:
+    """A step slider (bound to the URL) with previous/next buttons beside it."""
+    if last < 1:
+        st.session_state[key] = 0
+        return 0
+    current = min(int(st.session_state.get(key, 0) or 0), last)
+    st.session_state[key] = current
+
+    def move(by: int) -> None:
+        st.session_state[key] = max(0, min(last, st.session_state[key] + by))
+
+    left, mid, right = st.columns([1, 8, 1], vertical_alignment="bottom")
+    left.button("◀ previous", on_click=move, args=(-1,), key=f"{key}_prev",
+                disabled=current <= 0, width="stretch")
+    right.button("next ▶", on_click=move, args=(1,), key=f"{key}_next",
+                 disabled=current >= last, width="stretch")
+    return mid.slider("step (0 = before the first merge)", 0, last, key=key,
+                      bind="query-params")
+
+
+def chips(symbols: Iterable[str], highlight: Iterable[str] = (), markers: Iterable[str] = ()) -> str:
+    """Symbols as HTML chips; highlighted ones red, markers grey, [UNK] dark."""
+    highlight, markers = set(highlight), set(markers)
+    parts = []
+    for sym in symbols:
+        cls = "chip"
+        if sym == "[UNK]":
+            cls += " unk"
+        elif sym in highlight:
+            cls += " new"
+        elif sym in markers:
+            cls += " marker"
+        parts.append(f'<span class="{cls}">{html.escape(sym)}</span>')
+    return "".join(parts)
+
+
+def show_chips(rows: str) -> None:
+    st.markdown(CHIP_CSS + f'<div class="chips">{rows}</div>', unsafe_allow_html=True)
+
+
+class TraceStore:
+    """Finished training runs by their inputs, the oldest dropped past `size`.
+
+    st.cache_data cannot hold a run that draws a progress bar while it trains (it would
+    replay the bar on every hit), so runs are trained outside it and kept here instead.
+    """
+
+    def __init__(self, size: int = 32):
+        self.size, self.lock, self.runs = size, threading.Lock(), OrderedDict()
+
+    def get(self, key: Hashable, compute: Callable, label: str):
+        with self.lock:
+            if key in self.runs:
+                self.runs.move_to_end(key)
+                return self.runs[key]
+        holder = st.empty()
+        bar = holder.progress(0.0, text=label)
+
+        def report(done: int, total: int) -> None:
+            bar.progress(min(1.0, done / max(total, 1)), text=f"{label} {done:,} of {total:,}")
+
+        try:
+            result = compute(report)
+        finally:
+            holder.empty()
+        with self.lock:
+            self.runs[key] = result
+            while len(self.runs) > self.size:
+                self.runs.popitem(last=False)
+        return result
+
+
+@st.cache_resource
+def trace_store() -> TraceStore:
+    """One store for the whole server, shared by every session and page."""
+    return TraceStore()

@@ -1,0 +1,33 @@
+"""Home: what each lesson teaches, with a link to it."""
+
+import streamlit as st
+
+from pages import _widgets as w
+
+w.ensure_navigation()
+
+st.title("subtok: a lab for subword tokenization")
+st.write(
+    "Language models read text as *subwords*: pieces between single characters and whole "
+    "words. This lab lets you watch the algorithms that choose those pieces work one step "
+    "at a time on the small corpora of the course material, then on real text."
+)
+
+st.subheader("Lessons")
+with st.container(border=True):
+    st.page_link("pages/bpe.py", label="Byte-pair encoding (BPE)", icon=":material/join_inner:")
+    st.write(
+        "Start from characters and merge the most frequent pair of adjacent symbols, again "
+        "and again. See the pair counts, the chosen pair, the corpus and the vocabulary after "
+        "each merge; predict the next merge; replay the merges to encode a new word."
+    )
+
+st.caption(
+    "In preparation: WordPiece (merges by likelihood score), Unigram LM (prunes a large "
+    "vocabulary), SaGe (context-aware pruning) and a side-by-side comparison."
+)
+st.subheader("Share a view")
+st.write(
+    "Every lesson keeps its choices in the address bar: copy the URL to reopen exactly the "
+    "same step, e.g. `/bpe?corpus=toy:low-lower&marker=eow&step=3`."
+)

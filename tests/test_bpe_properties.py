@@ -1,0 +1,343 @@
+"""BPE invariants on random small corpora (hypothesis), checked against a naive reference.
+
+The reference below recounts every pair of the whole corpus before every merge and knows
+nothing of the trainer's incremental bookkeeping.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from subtok_core.bpe import (
+    MARKERS,
+    TIE_RULES,
+    UNK,
+    iter_bpe,
+    model_from_trace,
+    segment,
+    trace_bpe,
+    train_bpe,
+)
+from subtok_core.corpus import WordCounts, from_pairs
+
+EOW, SOW = "</w>", "\u2581"
+ALPHABET = "abcж😀"  # a small alphabet (many repeated pairs), a Cyrillic letter, an emoji
+
+SETTINGS = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+# --- the naive reference ----------------------------------------------------------------
+
+
+def naive_initial(word: str, marker: str) -> tuple[str, ...]:
+    chars = tuple(word)
+    return {
+        "none": chars,
+        "eow": (*chars, EOW),
+        "suffix": (*chars[:-1], chars[-1] + EOW),
+        "sow": (SOW, *chars),
+    }[marker]
+
+
+def strip_markers(symbols) -> str:
+    return "".join(symbols).replace(EOW, "").replace(SOW, "")
+
+
+def recount(segs, counts) -> dict[tuple[str, str], int]:
+    """Every adjacent pair of every word (overlapping), weighted by the word's count."""
+    table: dict[tuple[str, str], int] = {}
+    for seg, c in zip(segs, counts, strict=True):
+        for pair in zip(seg, seg[1:]):
+            table[pair] = table.get(pair, 0) + c
+    return table
+
+
+def first_positions(segs) -> dict[tuple[str, str], tuple[int, int]]:
+    """(word index, symbol index) of each pair's first occurrence, words in order."""
+    pos: dict[tuple[str, str], tuple[int, int]] = {}
+    for w, seg in enumerate(segs):
+        for i, pair in enumerate(zip(seg, seg[1:])):
+            pos.setdefault(pair, (w, i))
+    return pos
+
+
+def apply_merge(seg, pair) -> tuple[str, ...]:
+    """Replace the pair left to right without overlap."""
+    out, i = [], 0
+    while i < len(seg):
+        if i + 1 < len(seg) and (seg[i], seg[i + 1]) == pair:
+            out.append(seg[i] + seg[i + 1])
+            i += 2
+        else:
+            out.append(seg[i])
+            i += 1
+    return tuple(out)
+
+
+def initial_ids(words, marker) -> dict[str, int]:
+    """Symbol ids as Hugging Face tokenizers gives them: characters (and the marker) by code
+    point, then word-final suffixed symbols as they first appear; merges get the next id."""
+    bare = {ch for w in words for ch in w} | ({"eow": {EOW}, "sow": {SOW}}.get(marker, set()))
+    ids = {s: i for i, s in enumerate(sorted(bare))}
+    if marker == "suffix":
+        for w in words:
+            ids.setdefault(w[-1] + EOW, len(ids))
+    return ids
+
+
+def tie_key(ties, segs, ids):
+    if ties == "first":
+        pos = first_positions(segs)
+        return lambda pair: pos[pair]
+    if ties == "lex":
+        return lambda pair: pair
+    return lambda pair: (ids[pair[0]], ids[pair[1]])
+
+
+def naive_bpe(words, counts, marker, ties, n_merges):
+    """Recount all pairs before each merge; the highest count wins, ties by the rule."""
+    segs = [naive_initial(w, marker) for w in words]
+    ids = initial_ids(words, marker)
+    merges = []
+    for _ in range(n_merges):
+        table = recount(segs, counts)
+        if not table:
+            break
+        best = max(table.values())
+        pair = min((p for p, c in table.items() if c == best), key=tie_key(ties, segs, ids))
+        merges.append((pair, best))
+        ids.setdefault(pair[0] + pair[1], len(ids))
+        segs = [apply_merge(s, pair) for s in segs]
+    return merges, segs
+
+
+# --- strategies -----------------------------------------------------------------------
+
+words_st = st.text(alphabet=ALPHABET, min_size=1, max_size=7)
+corpus_st = st.dictionaries(words_st, st.integers(1, 20), min_size=1, max_size=7)
+
+
+@st.composite
+def setups(draw):
+    table = draw(corpus_st)
+    wc = from_pairs(list(table.items()))
+    marker = draw(st.sampled_from(MARKERS))
+    ties = draw(st.sampled_from(TIE_RULES))
+    merges = draw(st.integers(0, 30))
+    return wc, marker, ties, merges
+
+
+def snapshot_trace(wc: WordCounts, marker, ties, merges):
+    return trace_bpe(wc, merges=merges, marker=marker, ties=ties, snapshot=True)
+
+
+def states(trace):
+    """The segmentations before each step, then after the last one."""
+    return [trace.start.segmentations] + [s.segmentations for s in trace.steps]
+
+
+# --- properties -----------------------------------------------------------------------
+
+
+@SETTINGS
+@given(setups())
+def test_pair_tables_equal_a_recount(setup):
+    wc, marker, ties, merges = setup
+    trace = snapshot_trace(wc, marker, ties, merges)
+    before = states(trace)
+    assert before[0] == tuple(naive_initial(w, marker) for w in wc.words)
+    assert dict_of(trace.start.pair_table) == recount(before[0], wc.counts)
+    for i, step in enumerate(trace.steps):
+        expected = recount(before[i], wc.counts)
+        assert dict_of(step.pair_table) == expected, f"step {step.number}"
+        counts = [c for _, _, c in step.pair_table]
+        assert counts == sorted(counts, reverse=True)
+        assert all(c > 0 for c in counts)
+        # the chosen pair has the highest count, and it is the first row of the table
+        assert step.count == max(expected.values()) == expected[step.pair]
+        assert step.pair_table[0][:2] == step.pair
+        tied = {p for p, c in expected.items() if c == step.count} - {step.pair}
+        assert set(step.tied_with) == tied
+        assert len(step.tied_with) == len(tied)
+        # the corpus after the step is the merge applied everywhere
+        assert before[i + 1] == tuple(apply_merge(s, step.pair) for s in before[i])
+
+
+def dict_of(rows) -> dict[tuple[str, str], int]:
+    out = {(a, b): c for a, b, c in rows}
+    assert len(out) == len(rows), "a pair is listed twice"
+    return out
+
+
+@SETTINGS
+@given(setups())
+def test_steps_are_consistent(setup):
+    wc, marker, ties, merges = setup
+    trace = snapshot_trace(wc, marker, ties, merges)
+    vocab = list(trace.start.vocab)
+    assert len(set(vocab)) == len(vocab)
+    assert set(vocab) == {s for seg in trace.start.segmentations for s in seg}
+    size = len(vocab)
+    symbols = sum(len(s) * c for s, c in zip(trace.start.segmentations, wc.counts, strict=True))
+    assert trace.start.corpus_symbols == symbols
+    for number, step in enumerate(trace.steps, start=1):
+        assert step.number == number
+        assert step.new_symbol == step.pair[0] + step.pair[1]
+        assert step.new_in_vocab == (step.new_symbol not in vocab)
+        if step.new_in_vocab:
+            vocab.append(step.new_symbol)
+        # the vocabulary grows by one per merge that makes a new symbol, and never otherwise
+        assert step.vocab_size == size + step.new_in_vocab
+        size = step.vocab_size
+        # each occurrence of the pair takes one symbol out of the corpus
+        assert step.corpus_symbols == symbols - step.count
+        symbols = step.corpus_symbols
+        assert step.corpus_symbols == sum(
+            len(s) * c for s, c in zip(step.segmentations, wc.counts, strict=True)
+        )
+    assert len(trace.steps) <= merges
+    model = model_from_trace(trace)
+    assert list(model.vocab) == vocab
+    assert len(model.vocab) == len(trace.start.vocab) + sum(s.new_in_vocab for s in trace.steps)
+
+
+@SETTINGS
+@given(setups())
+def test_segmentations_join_back_to_the_words(setup):
+    wc, marker, ties, merges = setup
+    trace = snapshot_trace(wc, marker, ties, merges)
+    for segs in states(trace):
+        assert tuple(strip_markers(seg) for seg in segs) == wc.words
+        assert all(seg for seg in segs)
+
+
+@SETTINGS
+@given(setups())
+def test_merges_equal_the_naive_reference(setup):
+    wc, marker, ties, merges = setup
+    expected, final = naive_bpe(wc.words, wc.counts, marker, ties, merges)
+    trace = snapshot_trace(wc, marker, ties, merges)
+    assert [(s.pair, s.count) for s in trace.steps] == expected
+    assert states(trace)[-1] == tuple(final)
+    assert train_bpe(wc, merges, marker=marker, ties=ties).merges == tuple(p for p, _ in expected)
+
+
+@SETTINGS
+@given(setups())
+def test_stops_only_when_no_pair_is_left(setup):
+    wc, marker, ties, merges = setup
+    trace = snapshot_trace(wc, marker, ties, merges)
+    last = states(trace)[-1]
+    if len(trace.steps) < merges:
+        assert trace.truncated
+        assert all(len(seg) == 1 for seg in last)
+        assert "no pair is left" in trace.stop_reason
+    else:
+        assert not trace.truncated
+
+
+@SETTINGS
+@given(setups())
+def test_segment_training_words_gives_their_final_segmentation(setup):
+    wc, marker, ties, merges = setup
+    trace = snapshot_trace(wc, marker, ties, merges)
+    model = train_bpe(wc, merges, marker=marker, ties=ties)
+    for word, seg in zip(wc.words, states(trace)[-1], strict=True):
+        assert segment(model, word).pieces == list(seg), word
+
+
+@SETTINGS
+@given(setups(), st.lists(st.text(alphabet=ALPHABET + "xё🙂", min_size=1, max_size=6)))
+def test_spans_cover_the_text(setup, extra):
+    wc, marker, ties, merges = setup
+    model = train_bpe(wc, merges, marker=marker, ties=ties)
+    words = list(wc.words) + extra  # extra words may hold characters never seen in training
+    text = "  ".join(words) + " "
+    enc = segment(model, text)
+    covered = []
+    for word in enc.words:
+        spans = [t for t in enc.tokens if word.start <= t.start and t.end <= word.start + len(word.word)]
+        assert text[word.start : word.start + len(word.word)] == word.word
+        # the spans of a word are contiguous and cover it exactly
+        assert spans[0].start == word.start
+        assert spans[-1].end == word.start + len(word.word)
+        for left, right in zip(spans, spans[1:]):
+            assert left.end == right.start
+        covered.extend(range(word.start, word.start + len(word.word)))
+    for tok in enc.tokens:
+        piece = text[tok.start : tok.end]
+        if tok.text == UNK:
+            assert len(piece) == 1 and strip_markers(initial_for(piece, model)) not in ()
+        else:
+            assert strip_markers([tok.text]) == piece
+    assert covered == [i for i, ch in enumerate(text) if not ch.isspace()]
+    assert [w.word for w in enc.words] == words
+
+
+def initial_for(piece: str, model) -> list[str]:
+    return [piece]
+
+
+@SETTINGS
+@given(setups())
+def test_last_step_equals_train_and_compact_trace_agrees(setup):
+    wc, marker, ties, merges = setup
+    full = snapshot_trace(wc, marker, ties, merges)
+    compact = trace_bpe(wc, merges=merges, marker=marker, ties=ties, snapshot=False)
+    assert compact.compact and not full.compact
+    assert model_from_trace(full) == train_bpe(wc, merges, marker=marker, ties=ties)
+    assert model_from_trace(compact) == model_from_trace(full)
+    assert len(compact.steps) == len(full.steps)
+    assert (compact.truncated, compact.stop_reason) == (full.truncated, full.stop_reason)
+    for a, b in zip(full.steps, compact.steps, strict=True):
+        assert (a.pair, a.count, a.tied_with, a.vocab_size, a.corpus_symbols) == (
+            b.pair,
+            b.count,
+            b.tied_with,
+            b.vocab_size,
+            b.corpus_symbols,
+        )
+        assert b.segmentations is None
+        assert b.pair_table == a.pair_table[: len(b.pair_table)]
+        assert len(b.pair_table) == min(20, len(a.pair_table))
+    assert tuple(iter_bpe(wc, merges, marker=marker, ties=ties, snapshot=True)) == full.steps
+
+
+@SETTINGS
+@given(setups())
+def test_runs_repeat_and_pickle(setup):
+    wc, marker, ties, merges = setup
+    one = snapshot_trace(wc, marker, ties, merges)
+    two = snapshot_trace(wc, marker, ties, merges)
+    assert one == two
+    assert pickle.loads(pickle.dumps(one)) == one
+    model = train_bpe(wc, merges, marker=marker, ties=ties)
+    assert pickle.loads(pickle.dumps(model)) == model
+    enc = segment(model, " ".join(wc.words))
+    assert pickle.loads(pickle.dumps(enc)) == enc
+
+
+@SETTINGS
+@given(setups(), st.integers(0, 12))
+def test_vocab_size_target(setup, extra):
+    wc, marker, ties, _ = setup
+    start = trace_bpe(wc, merges=0, marker=marker, ties=ties).start
+    trace = trace_bpe(wc, vocab_size=len(start.vocab) + extra, marker=marker, ties=ties)
+    made = sum(s.new_in_vocab for s in trace.steps)
+    if trace.truncated:
+        assert made < extra
+        assert not recount(tuple(naive_initial(w, marker) for w in wc.words), wc.counts) or (
+            trace.steps and trace.steps[-1].corpus_symbols == len(wc)
+        )
+    else:
+        assert made == extra
+        # it stops at the merge that reaches the size
+        assert not trace.steps or trace.steps[-1].new_in_vocab
+    model = model_from_trace(trace)
+    assert len(model.vocab) == len(start.vocab) + made
