@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-st.set_page_config(page_title="subtok: subword tokenization lab", page_icon=":material/text_fields:", layout="wide")
+st.set_page_config(
+    page_title="subtok: subword tokenization lab", page_icon=":material/text_fields:", layout="wide"
+)
 
 LESSONS = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),

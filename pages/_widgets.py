@@ -75,13 +75,17 @@ def corpus_editor(name: str, prefix: str) -> corpus.WordCounts | None:
             st.caption(f"Source: {info.source}. Edit the table to try your own words.")
             rows = pd.DataFrame(cached_load(name).items(), columns=["word", "count"])
             edited = st.data_editor(
-                rows, num_rows="dynamic", key=f"{prefix}_table_{name}", hide_index=True,
+                rows,
+                num_rows="dynamic",
+                key=f"{prefix}_table_{name}",
+                hide_index=True,
                 width="stretch",
             )
             return corpus.from_pairs(edited.itertuples(index=False), name)
         if name == TEXT:
-            text = st.text_area("Your text (words are split at spaces)", DEFAULT_TEXT,
-                                key=f"{prefix}_text")
+            text = st.text_area(
+                "Your text (words are split at spaces)", DEFAULT_TEXT, key=f"{prefix}_text"
+            )
             return corpus.from_text(text, name="your text")
         if name == UPLOAD:
             upload = st.file_uploader("A UTF-8 .txt file (20 MB at most)", key=f"{prefix}_upload")
@@ -111,15 +115,28 @@ def step_slider(last: int, key: str = "step") -> int:
         st.session_state[key] = max(0, min(last, st.session_state[key] + by))
 
     left, mid, right = st.columns([1, 8, 1], vertical_alignment="bottom")
-    left.button("◀ previous", on_click=move, args=(-1,), key=f"{key}_prev",
-                disabled=current <= 0, width="stretch")
-    right.button("next ▶", on_click=move, args=(1,), key=f"{key}_next",
-                 disabled=current >= last, width="stretch")
-    return mid.slider("step (0 = before the first merge)", 0, last, key=key,
-                      bind="query-params")
+    left.button(
+        "◀ previous",
+        on_click=move,
+        args=(-1,),
+        key=f"{key}_prev",
+        disabled=current <= 0,
+        width="stretch",
+    )
+    right.button(
+        "next ▶",
+        on_click=move,
+        args=(1,),
+        key=f"{key}_next",
+        disabled=current >= last,
+        width="stretch",
+    )
+    return mid.slider("step (0 = before the first merge)", 0, last, key=key, bind="query-params")
 
 
-def chips(symbols: Iterable[str], highlight: Iterable[str] = (), markers: Iterable[str] = ()) -> str:
+def chips(
+    symbols: Iterable[str], highlight: Iterable[str] = (), markers: Iterable[str] = ()
+) -> str:
     """Symbols as HTML chips; highlighted ones red, markers grey, [UNK] dark."""
     highlight, markers = set(highlight), set(markers)
     parts = []

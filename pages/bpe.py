@@ -27,8 +27,7 @@ def trained(wc, marker: str, ties: str, merges: int):
     """The whole trace for these choices: trained once with a progress bar, then kept."""
     return w.trace_store().get(
         ("bpe", wc, marker, ties, merges),
-        lambda report: bpe.trace_bpe(wc, merges=merges, marker=marker, ties=ties,
-                                     progress=report),
+        lambda report: bpe.trace_bpe(wc, merges=merges, marker=marker, ties=ties, progress=report),
         "Learning merges:",
     )
 
@@ -38,14 +37,17 @@ def pair_frame(table, chosen=None, tied=()) -> pd.DataFrame:
     rows = []
     for a, b, count in table:
         status = "merged" if (a, b) == chosen else "tied" if (a, b) in tied else ""
-        rows.append({"pair": pair_text((a, b)), "left": a, "right": b, "count": count,
-                     "status": status})
+        rows.append(
+            {"pair": pair_text((a, b)), "left": a, "right": b, "count": count, "status": status}
+        )
     return pd.DataFrame(rows, columns=["pair", "left", "right", "count", "status"])
 
 
 def style_pairs(df: pd.DataFrame):
-    colors = {"merged": "background-color: #ffd6d6; font-weight: bold",
-              "tied": "background-color: #ffe8cc"}
+    colors = {
+        "merged": "background-color: #ffd6d6; font-weight: bold",
+        "tied": "background-color: #ffe8cc",
+    }
     return df.style.apply(lambda row: [colors.get(row["status"], "")] * len(row), axis=1)
 
 
@@ -69,10 +71,17 @@ def show_vocab(trace, i: int, highlight: set[str], marker_syms: set[str]) -> Non
 
 
 def growth_frame(trace) -> pd.DataFrame:
-    rows = [{"step": 0, "vocab_size": len(trace.start.vocab),
-             "corpus_symbols": trace.start.corpus_symbols}]
-    rows += [{"step": s.number, "vocab_size": s.vocab_size, "corpus_symbols": s.corpus_symbols}
-             for s in trace.steps]
+    rows = [
+        {
+            "step": 0,
+            "vocab_size": len(trace.start.vocab),
+            "corpus_symbols": trace.start.corpus_symbols,
+        }
+    ]
+    rows += [
+        {"step": s.number, "vocab_size": s.vocab_size, "corpus_symbols": s.corpus_symbols}
+        for s in trace.steps
+    ]
     return pd.DataFrame(rows)
 
 
@@ -85,7 +94,10 @@ def predict_panel(trace, i: int, ties: str) -> None:
     options = sorted({(a, b) for a, b, _ in nxt.pair_table})
     guess = st.selectbox(
         f"Look at the corpus after merge {i}: which pair will merge next?",
-        options, index=None, format_func=pair_text, key=f"bpe_guess_{i}",
+        options,
+        index=None,
+        format_func=pair_text,
+        key=f"bpe_guess_{i}",
         placeholder="pick a pair",
     )
     if guess is not None:
@@ -104,17 +116,23 @@ def encode_panel(trace, i: int, marker_syms: set[str]) -> None:
         st.error(str(err))
         return
     for word in seg.words:
-        lines = [f"<div><b>{html.escape(word.word)}</b>: start "
-                 f"{w.chips(word.initial, (), marker_syms)}</div>"]
+        lines = [
+            f"<div><b>{html.escape(word.word)}</b>: start "
+            f"{w.chips(word.initial, (), marker_syms)}</div>"
+        ]
         for number, pair, symbols in word.applied:
-            lines.append(f"<div>merge {number} {html.escape(pair_text(pair))} → "
-                         f"{w.chips(symbols, {pair[0] + pair[1]}, marker_syms)}</div>")
+            lines.append(
+                f"<div>merge {number} {html.escape(pair_text(pair))} → "
+                f"{w.chips(symbols, {pair[0] + pair[1]}, marker_syms)}</div>"
+            )
         if not word.applied:
             lines.append("<div>no learned merge applies</div>")
         w.show_chips("".join(lines))
     if any(t.text == bpe.UNK for t in seg.tokens):
-        st.info("[UNK] stands for a character never seen in training: BPE cannot build it "
-                "from the vocabulary, so each such character becomes one unknown token.")
+        st.info(
+            "[UNK] stands for a character never seen in training: BPE cannot build it "
+            "from the vocabulary, so each such character becomes one unknown token."
+        )
     st.write(f"**{len(seg.tokens)} tokens:** " + " ".join(f"`{t.text}`" for t in seg.tokens))
 
 
@@ -128,11 +146,13 @@ st.write(
 
 c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
 name = c1.selectbox("corpus", w.corpus_options(), key="corpus", bind="query-params")
-marker = c2.selectbox("word-boundary marker", bpe.MARKERS, key="marker", help=MARKER_HELP,
-                      bind="query-params")
+marker = c2.selectbox(
+    "word-boundary marker", bpe.MARKERS, key="marker", help=MARKER_HELP, bind="query-params"
+)
 ties = c3.selectbox("tie rule", bpe.TIE_RULES, key="ties", help=TIES_HELP, bind="query-params")
-merges = c4.number_input("merges", min_value=0, max_value=20000, value=10, step=1,
-                         key="merges", bind="query-params")
+merges = c4.number_input(
+    "merges", min_value=0, max_value=20000, value=10, step=1, key="merges", bind="query-params"
+)
 c1.caption(w.corpus_label(name))
 
 with st.expander("The corpus", expanded=not name.startswith("sample:")):
@@ -166,8 +186,11 @@ with left:
     st.subheader("Pair counts" + (f" before merge {i}" if i else ""))
     if trace.compact:
         st.caption("On a real sample only the most frequent pairs are kept per step.")
-    st.dataframe(style_pairs(table[["pair", "count", "status"]]), hide_index=True,
-                 height=min(420, 38 + 35 * len(table)))
+    st.dataframe(
+        style_pairs(table[["pair", "count", "status"]]),
+        hide_index=True,
+        height=min(420, 38 + 35 * len(table)),
+    )
     if len(table):
         st.altair_chart(viz.pair_count_chart(table), width="stretch")
 with right:
@@ -187,7 +210,13 @@ with p2:
 
 st.subheader("Download")
 d1, d2 = st.columns(2)
-d1.download_button("merges (CSV)", export.merges_csv(trace), "bpe_merges.csv", "text/csv",
-                   key="bpe_dl_csv")
-d2.download_button("whole trace (JSON)", export.trace_to_json(trace, full=not trace.compact),
-                   "bpe_trace.json", "application/json", key="bpe_dl_json")
+d1.download_button(
+    "merges (CSV)", export.merges_csv(trace), "bpe_merges.csv", "text/csv", key="bpe_dl_csv"
+)
+d2.download_button(
+    "whole trace (JSON)",
+    export.trace_to_json(trace, full=not trace.compact),
+    "bpe_trace.json",
+    "application/json",
+    key="bpe_dl_json",
+)

@@ -83,6 +83,11 @@ class BpeWordTrace:
     start: int
     initial: tuple[str, ...]
     applied: tuple[tuple[int, Pair, tuple[str, ...]], ...]
+    widths: tuple[int, ...]  # characters of the word each final symbol covers
+
+    @property
+    def final(self) -> tuple[str, ...]:
+        return self.applied[-1][2] if self.applied else self.initial
 
 
 def initial_symbols(word: str, marker: str) -> list[str]:
@@ -361,10 +366,11 @@ def trace_bpe(
             progress(len(steps), goal)
     made = len(steps) if merges is not None else len(state.vocab) - len(start.vocab)
     truncated = made < goal
+    goal_text = f"{merges} merges" if merges is not None else f"vocab size {vocab_size}"
     reason = (
         f"Stopped after {len(steps)} merges: no pair is left, every word is one symbol."
         if truncated
-        else f"Reached {'the ' + str(merges) + ' merges' if merges is not None else 'the vocab size ' + str(vocab_size)} asked for."
+        else f"Reached the {goal_text} asked for."
     )
     params = (("marker", marker), ("ties", ties), ("merges", merges), ("vocab_size", vocab_size))
     return Trace("bpe", params, start, tuple(steps), truncated, reason, not snap)
@@ -382,21 +388,29 @@ def model_from_trace(trace: Trace, upto: int | None = None, split_punct: bool = 
     return BpeModel(merges, tuple(vocab), alphabet, trace.param("marker"), split_punct)
 
 
-def train_bpe(wc: WordCounts, merges: int | None = None, vocab_size: int | None = None,
-              marker: str = "none", ties: str = "first") -> BpeModel:
+def train_bpe(
+    wc: WordCounts,
+    merges: int | None = None,
+    vocab_size: int | None = None,
+    marker: str = "none",
+    ties: str = "first",
+) -> BpeModel:
     """Train to the end and keep the model (merges in order, vocabulary, alphabet)."""
     return model_from_trace(trace_bpe(wc, merges, vocab_size, marker, ties, snapshot=False))
 
 
-def encode_word(model: BpeModel, word: str, ranks: dict[Pair, int] | None = None,
-                offset: int = 0) -> BpeWordTrace:
+def encode_word(
+    model: BpeModel, word: str, ranks: dict[Pair, int] | None = None, offset: int = 0
+) -> BpeWordTrace:
     """Replay the merges in the order they were learned on one word.
 
     A character never seen in training becomes [UNK] and takes part in no merge.
     """
     ranks = ranks if ranks is not None else _ranks(model)
     known = set(model.alphabet)
-    syms = [s if s in known else None for s in initial_symbols(word, model.marker)]
+    firsts = initial_symbols(word, model.marker)
+    syms = [s if s in known else None for s in firsts]
+    widths = _initial_widths(word, model.marker)
     initial = tuple(UNK if s is None else s for s in syms)
     applied = []
     nxt = 0  # merges before this one have had their turn already
@@ -407,22 +421,34 @@ def encode_word(model: BpeModel, word: str, ranks: dict[Pair, int] | None = None
             break
         rank = min(candidates)
         a, b = model.merges[rank]
-        syms = _merge_list(syms, a, b)
+        syms, widths = _merge_list(syms, widths, a, b)
         applied.append((rank + 1, (a, b), tuple(UNK if s is None else s for s in syms)))
         nxt = rank + 1
-    return BpeWordTrace(word, offset, initial, tuple(applied))
+    return BpeWordTrace(word, offset, initial, tuple(applied), tuple(widths))
 
 
-def _merge_list(syms: list, a: str, b: str) -> list:
-    out, i = [], 0
+def _initial_widths(word: str, marker: str) -> list[int]:
+    """How many characters of the word each initial symbol covers (a marker: none)."""
+    if marker == "eow":
+        return [1] * len(word) + [0]
+    if marker == "sow":
+        return [0] + [1] * len(word)
+    return [1] * len(word)
+
+
+def _merge_list(syms: list, widths: list[int], a: str, b: str) -> tuple[list, list[int]]:
+    """Merge every (a, b) left to right; widths add up."""
+    out, out_widths, i = [], [], 0
     while i < len(syms):
         if i + 1 < len(syms) and syms[i] == a and syms[i + 1] == b:
             out.append(a + b)
+            out_widths.append(widths[i] + widths[i + 1])
             i += 2
         else:
             out.append(syms[i])
+            out_widths.append(widths[i])
             i += 1
-    return out
+    return out, out_widths
 
 
 def _ranks(model: BpeModel) -> dict[Pair, int]:
@@ -434,10 +460,8 @@ def _ranks(model: BpeModel) -> dict[Pair, int]:
 
 def _word_spans(trace: BpeWordTrace) -> list[Span]:
     """Character spans of a word's final symbols; markers cover no character."""
-    final = trace.applied[-1][2] if trace.applied else trace.initial
     spans, pos = [], trace.start
-    for sym in final:
-        width = 1 if sym == UNK else len(sym.replace(EOW, "").replace(SOW, ""))
+    for sym, width in zip(trace.final, trace.widths, strict=True):
         spans.append(Span(sym, pos, pos + width))
         pos += width
     return spans
@@ -475,6 +499,5 @@ def corpus_at(trace: Trace, upto: int, limit: int = 40) -> list[tuple[str, int, 
     ranks = _ranks(model)
     result = []
     for word, count in words:
-        enc = encode_word(model, word, ranks)
-        result.append((word, count, enc.applied[-1][2] if enc.applied else enc.initial))
+        result.append((word, count, encode_word(model, word, ranks).final))
     return result

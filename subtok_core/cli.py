@@ -16,7 +16,8 @@ Errors (a bad corpus name, a vocab size below the alphabet, a missing model file
 from __future__ import annotations
 
 import argparse
-import json
+import io
+import os
 import sys
 from collections.abc import Sequence
 
@@ -62,7 +63,7 @@ def _add_train(commands) -> None:
     bpe_cmd.add_argument(
         "--full",
         action="store_true",
-        help="with --json: add every step's pair table and segmentations",
+        help="with --json: add every step's pair table (and segmentations on toys)",
     )
     bpe_cmd.add_argument("--out", metavar="FILE", help="save the trained model as JSON")
     bpe_cmd.set_defaults(run=_run_train_bpe)
@@ -81,19 +82,13 @@ def _add_encode(commands) -> None:
 
 def _run_train_bpe(args: argparse.Namespace) -> None:
     wc = corpus.load(args.corpus, split_punct=args.split_punct)
-    trace = bpe.trace_bpe(
-        wc,
-        args.merges,
-        args.vocab_size,
-        args.marker,
-        args.ties,
-        snapshot=True if args.full else None,
-    )
+    # toy corpora keep a snapshot per step, real samples compact steps (see bpe.py)
+    trace = bpe.trace_bpe(wc, args.merges, args.vocab_size, args.marker, args.ties)
     model = bpe.model_from_trace(trace, split_punct=args.split_punct)
     if args.out:
         export.save_model(model, args.out)
     if args.json:
-        print(json.dumps(export.trace_to_dict(trace, full=args.full), ensure_ascii=False, indent=2))
+        print(export.trace_to_json(trace, full=args.full))
     else:
         print(_merge_table(trace))
         print(f"{trace.stop_reason} Vocabulary: {len(model.vocab)} symbols.")
@@ -150,10 +145,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
+    except BrokenPipeError:  # `subtok ... | head`: the reader left, which is no error
+        _silence_stdout()
+        return 0
     except OSError as err:
         print(f"error: {err.strerror or err}.", file=sys.stderr)
         return EXIT_ERROR
     return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that Python's flush at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # stdout is not a real file (a test's capture): nothing will flush it
 
 
 if __name__ == "__main__":

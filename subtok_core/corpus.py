@@ -136,7 +136,9 @@ def decode_upload(data: bytes, filename: str = "the file") -> str:
         size = len(data) / 1024 / 1024
         raise ValueError(f"{filename} is {size:.1f} MB; the limit is 20 MB. Use a shorter sample.")
     if b"\x00" in data:
-        raise ValueError(f"{filename} looks like a binary file, not text. Upload a UTF-8 .txt file.")
+        raise ValueError(
+            f"{filename} looks like a binary file, not text. Upload a UTF-8 .txt file."
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:

@@ -3,8 +3,11 @@
 >>> from subtok_core.corpus import load
 >>> from subtok_core.bpe import trace_bpe
 >>> trace = trace_bpe(load("toy:low-lower"), merges=4, marker="eow")
->>> explain_bpe_step(trace.steps[3], "first")
-"Merge 4: the pair (l, o) occurs 7 times, tied with (o, w); the tie rule 'first' takes the pair that appears first in the corpus. The new symbol 'lo' makes the vocabulary 15 symbols; the corpus now has 61 symbols."
+>>> text = explain_bpe_step(trace.steps[3], "first")
+>>> text.split(";")[0]
+'Merge 4: the pair (l, o) occurs 7 times, tied with (o, w)'
+>>> text.split(". ")[1]
+"The new symbol 'lo' makes the vocabulary 15 symbols; the corpus now has 61 symbols."
 """
 
 from __future__ import annotations
@@ -58,11 +61,12 @@ def explain_bpe_step(step: BpeStep, ties: str) -> str:
     else:
         why += ", more than any other pair."
     if step.new_in_vocab:
-        what = (f" The new symbol '{step.new_symbol}' makes the vocabulary "
-                f"{step.vocab_size} symbols")
+        what = f" The new symbol '{step.new_symbol}' makes the vocabulary {step.vocab_size} symbols"
     else:
-        what = (f" The symbol '{step.new_symbol}' was already in the vocabulary, which "
-                f"stays at {step.vocab_size} symbols")
+        what = (
+            f" The symbol '{step.new_symbol}' was already in the vocabulary, which "
+            f"stays at {step.vocab_size} symbols"
+        )
     return f"{why}{what}; the corpus now has {step.corpus_symbols} symbols."
 
 
@@ -71,13 +75,19 @@ def judge_guess(guess: tuple[str, str], step: BpeStep, ties: str) -> tuple[bool,
     table = {(a, b): c for a, b, c in step.pair_table}
     if guess == step.pair:
         if step.tied_with:
-            return True, (f"Right: {pair_text(guess)} ties at {step.count} with "
-                          f"{_tied(step.tied_with)}, and {TIE_REASONS[ties]}.")
+            return True, (
+                f"Right: {pair_text(guess)} ties at {step.count} with "
+                f"{_tied(step.tied_with)}, and {TIE_REASONS[ties]}."
+            )
         return True, f"Right: {pair_text(guess)} is the most frequent pair ({step.count})."
     if guess in step.tied_with:
-        return False, (f"Close: {pair_text(guess)} also occurs {_times(step.count)}, but "
-                       f"{TIE_REASONS[ties]}, which is {pair_text(step.pair)}.")
+        return False, (
+            f"Close: {pair_text(guess)} also occurs {_times(step.count)}, but "
+            f"{TIE_REASONS[ties]}, which is {pair_text(step.pair)}."
+        )
     count = table.get(guess)
     seen = f"occurs {_times(count)}" if count else "is not among the most frequent pairs"
-    return False, (f"Not this time: {pair_text(guess)} {seen}, while {pair_text(step.pair)} "
-                   f"occurs {_times(step.count)}.")
+    return False, (
+        f"Not this time: {pair_text(guess)} {seen}, while {pair_text(step.pair)} "
+        f"occurs {_times(step.count)}."
+    )

@@ -36,9 +36,8 @@ def vocab_growth_chart(df: pd.DataFrame, current: int) -> alt.LayerChart:
         tooltip=["step:Q", "vocab_size:Q", "corpus_symbols:Q"],
     )
     line = base.mark_line(color=BASE, point=alt.OverlayMarkDef(color=BASE, size=30))
-    here = (
-        base.transform_filter(alt.datum.step == current)
-        .mark_point(color=HIGHLIGHT, size=260, filled=True)
+    here = base.transform_filter(alt.datum.step == current).mark_point(
+        color=HIGHLIGHT, size=260, filled=True
     )
     return _style(alt.layer(line, here).properties(height=320))
 

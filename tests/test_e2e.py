@@ -1,0 +1,31 @@
+"""Real-browser tests: Playwright drives Debian's chromium against the running app."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.e2e
+
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+
+
+def settle(page: Page) -> None:
+    page.wait_for_selector(IDLE, timeout=60_000)
+
+
+def test_deep_link_opens_merge_three_and_next_shows_the_fourth(page: Page, app_url: str):
+    page.goto(f"{app_url}/bpe?corpus=toy:low-lower&marker=eow&step=3")
+    settle(page)
+    expect(page.get_by_text("Merge 3: the pair (est, </w>) occurs 9 times")).to_be_visible(
+        timeout=30_000
+    )
+    page.get_by_role("button", name="next ▶").click()
+    expect(
+        page.get_by_text("Merge 4: the pair (l, o) occurs 7 times, tied with (o, w)")
+    ).to_be_visible(timeout=30_000)
+    expect(page).to_have_url(re.compile(r"step=4"))
+    # the charts are drawn by vega in the browser, not only sent
+    expect(page.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()
+    # the page runs inside app.py's navigation (wide layout, lesson titles in the sidebar)
+    expect(page.get_by_test_id("stSidebarNav").get_by_text("BPE")).to_be_visible()
