@@ -210,13 +210,20 @@ with p2:
 
 st.subheader("Download")
 d1, d2 = st.columns(2)
+# files are built only when a button is clicked: a long trace takes a second to write
 d1.download_button(
-    "merges (CSV)", export.merges_csv(trace), "bpe_merges.csv", "text/csv", key="bpe_dl_csv"
+    "merges (CSV)",
+    lambda: export.merges_csv(trace),
+    "bpe_merges.csv",
+    "text/csv",
+    key="bpe_dl_csv",
+    on_click="ignore",
 )
 d2.download_button(
     "whole trace (JSON)",
-    export.trace_to_json(trace, full=not trace.compact),
+    lambda: export.trace_to_json(trace, full=not trace.compact),
     "bpe_trace.json",
     "application/json",
     key="bpe_dl_json",
+    on_click="ignore",
 )

@@ -347,3 +347,36 @@ def test_vocab_size_target(setup, extra):
         assert not trace.steps or trace.steps[-1].new_in_vocab
     model = model_from_trace(trace)
     assert len(model.vocab) == len(start.vocab) + made
+
+
+@SETTINGS
+@given(
+    st.dictionaries(
+        st.text(alphabet="ab</w>\u2581", min_size=1, max_size=8),
+        st.integers(1, 5),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from(MARKERS),
+    st.integers(0, 20),
+)
+def test_spans_of_words_that_contain_marker_characters(table, marker, merges):
+    # a word may hold "</w>" or "▁" as text; its pieces still map back onto its characters
+    wc = from_pairs(list(table.items()))
+    model = train_bpe(wc, merges, marker=marker)
+    text = " " + " ".join(wc.words)
+    enc = segment(model, text)
+    assert [w.word for w in enc.words] == list(wc.words)
+    tokens = list(enc.tokens)
+    for word, seg in zip(enc.words, _final_segmentations(wc, marker, merges), strict=True):
+        spans, tokens = tokens[: len(seg)], tokens[len(seg) :]
+        assert [t.text for t in spans] == list(seg)
+        assert spans[0].start == word.start
+        assert spans[-1].end == word.start + len(word.word)
+        for left, right in pairwise(spans):
+            assert left.end == right.start
+    assert tokens == []
+
+
+def _final_segmentations(wc, marker, merges):
+    return states(snapshot_trace(wc, marker, "first", merges))[-1]
