@@ -59,8 +59,16 @@ def corpus_options(samples: bool = True) -> list[str]:
 
 
 @st.cache_data(show_spinner=False)
-def cached_load(name: str) -> corpus.WordCounts:
-    return corpus.load(name)
+def cached_load(name: str, split_punct: bool = False) -> corpus.WordCounts:
+    return corpus.load(name, split_punct)
+
+
+def punct_box(prefix: str) -> bool:
+    return st.checkbox(
+        "split punctuation off as separate words",
+        key=f"{prefix}_punct",
+        help="By default words are split at spaces only, so 'fox.' is one word.",
+    )
 
 
 def corpus_editor(name: str, prefix: str) -> corpus.WordCounts | None:
@@ -83,19 +91,18 @@ def corpus_editor(name: str, prefix: str) -> corpus.WordCounts | None:
             )
             return corpus.from_pairs(edited.itertuples(index=False), name)
         if name == TEXT:
-            text = st.text_area(
-                "Your text (words are split at spaces)", DEFAULT_TEXT, key=f"{prefix}_text"
-            )
-            return corpus.from_text(text, name="your text")
+            text = st.text_area("Your text", DEFAULT_TEXT, key=f"{prefix}_text")
+            return corpus.from_text(text, punct_box(prefix), name="your text")
         if name == UPLOAD:
             upload = st.file_uploader("A UTF-8 .txt file (20 MB at most)", key=f"{prefix}_upload")
             if upload is None:
                 st.info("Upload a file to train on it.")
                 return None
             text = corpus.decode_upload(upload.getvalue(), upload.name)
-            return corpus.from_text(text, name=upload.name)
+            return corpus.from_text(text, punct_box(prefix), name=upload.name)
+        split = punct_box(prefix)
         with st.spinner(f"Reading {name} from the gensim package ..."):
-            wc = cached_load(name)
+            wc = cached_load(name, split)
         st.caption(f"{wc.total:,} running words, {len(wc):,} distinct.")
         return wc
     except ValueError as err:

@@ -32,6 +32,13 @@ def trained(wc, marker: str, ties: str, merges: int):
     )
 
 
+def punct_on() -> bool:
+    """Whether the corpus was pre-tokenized with punctuation split off (toys never are)."""
+    return not w.corpus.is_toy(st.session_state.get("corpus", "")) and bool(
+        st.session_state.get("bpe_punct", False)
+    )
+
+
 def pair_frame(table, chosen=None, tied=()) -> pd.DataFrame:
     tied = set(tied)
     rows = []
@@ -63,7 +70,7 @@ def show_corpus(trace, i: int, highlight: set[str], marker_syms: set[str]) -> No
 
 
 def show_vocab(trace, i: int, highlight: set[str], marker_syms: set[str]) -> None:
-    vocab = bpe.model_from_trace(trace, i).vocab
+    vocab = bpe.model_from_trace(trace, i, split_punct=punct_on()).vocab
     shown = vocab if len(vocab) <= 300 else vocab[:60] + vocab[-240:]
     w.show_chips(w.chips(shown, highlight, marker_syms))
     if len(vocab) > len(shown):
@@ -109,7 +116,7 @@ def encode_panel(trace, i: int, marker_syms: set[str]) -> None:
     st.subheader("Encode a word")
     st.caption("The merges learned so far are replayed in the order they were learned.")
     text = st.text_input("word or words to encode", "lowest", key="bpe_encode")
-    model = bpe.model_from_trace(trace, i)
+    model = bpe.model_from_trace(trace, i, split_punct=punct_on())
     try:
         seg = bpe.segment(model, text)
     except ValueError as err:
