@@ -25,13 +25,20 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .corpus import WordCounts
+from .merging import (
+    TIE_RULES,  # noqa: F401  (the rules are named here too, where BPE is documented)
+    SymbolCorpus,
+    collect_steps,
+    merge_goal,
+    snapshot_mode,
+    stop_reason,
+)
 from .steps import SegmentTrace, Span, Trace
 
 EOW = "</w>"
 SOW = "\u2581"  # ▁, SentencePiece's word-start symbol
 UNK = "[UNK]"
 MARKERS = ("none", "eow", "suffix", "sow")
-TIE_RULES = ("first", "lex", "tokenizers")
 SNAPSHOT_MAX_WORDS = 400  # corpora with more distinct words get compact steps
 TOP_PAIRS = 20  # pair-table rows kept per step in compact traces
 
@@ -106,51 +113,34 @@ def initial_symbols(word: str, marker: str) -> list[str]:
     return chars
 
 
-def _check_params(marker: str, ties: str) -> None:
+def _check_marker(marker: str) -> None:
     if marker not in MARKERS:
         raise ValueError(f"Unknown marker {marker!r}; choose one of {', '.join(MARKERS)}.")
-    if ties not in TIE_RULES:
-        raise ValueError(f"Unknown tie rule {ties!r}; choose one of {', '.join(TIE_RULES)}.")
 
 
-class _State:
+class _State(SymbolCorpus):
     """The corpus during training, with pair counts kept up to date merge by merge.
 
-    Symbol i is written as the character chr(i), so a word is a str and a pair a 2-char
-    str: finding and replacing a pair runs in C (str.replace merges left to right without
-    overlap, as BPE does). Ids follow tokenizers: characters by code point, then merged
-    symbols in the order they are made. `where` maps a pair to the words it was seen in
-    (it may keep words that lost it: merging there finds nothing). `buckets` groups pairs
-    by count and `levels` is a heap of the counts in use (some stale). A merge never makes
-    a count above the merged pair's, so the highest count only goes down.
+    `buckets` groups pairs by count and `levels` is a heap of the counts in use (some
+    stale). A merge never makes a count above the merged pair's, so the highest count only
+    goes down and the pairs tied at it are one lookup away.
     """
 
     def __init__(self, wc: WordCounts, marker: str, ties: str, snapshot: bool):
-        self.ties, self.snapshot, self.counts = ties, snapshot, list(wc.counts)
+        _check_marker(marker)
         segs = [initial_symbols(w, marker) for w in wc.words]
         bare = sorted({ch for w in wc.words for ch in w} | _marker_symbols(marker))
         suffixed = list(dict.fromkeys(s[-1] for s in segs)) if marker == "suffix" else []
-        self.names: list[str] = bare + [s for s in suffixed if s not in set(bare)]
-        self.ids = {s: chr(i) for i, s in enumerate(self.names)}
+        names = bare + [s for s in suffixed if s not in set(bare)]
+        super().__init__(wc, segs, names, ties)
+        self.snapshot = snapshot
         self.vocab: list[str] = [self.ids[s] for s in self.names]
-        self.words = ["".join(self.ids[s] for s in seg) for seg in segs]
-        self.pair_counts: dict[str, int] = defaultdict(int)
-        self.where: dict[str, list[int]] = defaultdict(list)
-        for w, word in enumerate(self.words):
-            c = self.counts[w]
-            for i in range(len(word) - 1):
-                pair = word[i : i + 2]
-                self.pair_counts[pair] += c
-                self.where[pair].append(w)
+        self.pair_counts = self.initial_pair_counts()
         self.buckets: dict[int, set[str]] = defaultdict(set)
         for pair, c in self.pair_counts.items():
             self.buckets[c].add(pair)
         self.levels = [-c for c in self.buckets]
         heapq.heapify(self.levels)
-        self.corpus_symbols = sum(len(s) * c for s, c in zip(self.words, self.counts))
-
-    def name(self, symbol: str) -> str:
-        return self.names[ord(symbol)]
 
     def _recount(self, pair: str, delta: int) -> None:
         """Move a pair to the bucket of its new count."""
@@ -168,22 +158,6 @@ class _State:
             self.buckets[new].add(pair)
         else:
             self.pair_counts.pop(pair, None)
-
-    def first_seen(self, pair: str) -> tuple[int, int]:
-        """(word index, symbol index) of the pair's first occurrence in the corpus now."""
-        for w in sorted(set(self.where.get(pair, ()))):
-            i = self.words[w].find(pair)
-            if i >= 0:
-                return (w, i)
-        raise AssertionError("pair count and occurrences disagree")
-
-    def tie_order(self, pair: str):
-        """Sort key among pairs of equal count: the rule of this run."""
-        if self.ties == "first":
-            return self.first_seen(pair)
-        if self.ties == "lex":
-            return (self.name(pair[0]), self.name(pair[1]))
-        return pair  # ids: code point order, then merge order (tokenizers' rule)
 
     def top(self, limit: int) -> list[tuple[str, int]]:
         """The pairs of the highest count in tie order, then the groups below it, until
@@ -207,41 +181,10 @@ class _State:
 
     def merge(self, pair: str) -> tuple[str, bool]:
         """Replace the pair everywhere; update only the counts next to each merge."""
-        a, b = pair
-        name = self.name(a) + self.name(b)
-        is_new = name not in self.ids
+        new, is_new = self.intern(self.name(pair[0]) + self.name(pair[1]))
         if is_new:
-            self.ids[name] = chr(len(self.names))
-            self.names.append(name)
-            self.vocab.append(self.ids[name])
-        new = self.ids[name]
-        delta: dict[str, int] = defaultdict(int)
-        where, words, counts = self.where, self.words, self.counts
-        merged = 0
-        for w in where.pop(pair, ()):
-            old = words[w]
-            if pair not in old:
-                continue  # this word lost the pair to an earlier merge
-            c = counts[w]
-            word = words[w] = old.replace(pair, new)
-            merged += c * (len(old) - len(word))
-            if not is_new:  # the new symbol may stand in the word already: recount it
-                _diff_pairs(old, word, c, delta, where, w)
-                continue
-            j = word.find(new)
-            while j >= 0:
-                if j > 0:  # the left neighbour now pairs with the new symbol
-                    left = word[j - 1]
-                    delta[(b if left == new else left) + a] -= c
-                    delta[left + new] += c
-                    where[left + new].append(w)
-                if j + 1 < len(word) and word[j + 1] != new:  # and so does the right one
-                    right = word[j + 1]
-                    delta[b + right] -= c
-                    delta[new + right] += c
-                    where[new + right].append(w)
-                j = word.find(new, j + 1)
-        self.corpus_symbols -= merged
+            self.vocab.append(new)
+        delta, _merged = self.merge_words(pair, new, is_new)
         self._recount(pair, -self.pair_counts[pair])
         for p, d in delta.items():
             if d and p != pair:
@@ -255,10 +198,7 @@ class _State:
             items = sorted(self.pair_counts.items(), key=lambda pc: (-pc[1], self.tie_order(pc[0])))
         else:
             items = self.top(limit)[:limit]
-        return tuple((self.name(p[0]), self.name(p[1]), count) for p, count in items)
-
-    def segmentations(self) -> tuple[tuple[str, ...], ...]:
-        return tuple(tuple(self.name(s) for s in word) for word in self.words)
+        return tuple((*self.pair_name(p), count) for p, count in items)
 
     def start(self, wc: WordCounts) -> BpeStart:
         segs = self.segmentations() if self.snapshot else None
@@ -267,34 +207,38 @@ class _State:
         return BpeStart(wc.words, wc.counts, vocab, segs, table, self.corpus_symbols)
 
 
-def _diff_pairs(old: str, new: str, c: int, delta: dict, where: dict, w: int) -> None:
-    """Pair changes of one word by recounting it (when the new symbol was there before)."""
-    for i in range(len(old) - 1):
-        delta[old[i : i + 2]] -= c
-    for i in range(len(new) - 1):
-        delta[new[i : i + 2]] += c
-        where[new[i : i + 2]].append(w)
-
-
 def _marker_symbols(marker: str) -> set[str]:
     return {"eow": {EOW}, "sow": {SOW}}.get(marker, set())
 
 
-def _target(state: _State, merges: int | None, vocab_size: int | None) -> int:
-    """How many more merges to make (vocab_size: until the vocabulary has that many symbols)."""
-    if (merges is None) == (vocab_size is None):
-        raise ValueError("Give either a number of merges or a target vocabulary size.")
-    if merges is not None:
-        if merges < 0:
-            raise ValueError(f"The number of merges must be 0 or more, not {merges}.")
-        return merges
-    start = len(state.vocab)
-    if vocab_size < start:
-        raise ValueError(
-            f"vocab size {vocab_size} is smaller than the {start} symbols this corpus starts "
-            f"with; choose at least {start}."
+def _steps(state: _State, goal: int, by_merges: bool) -> Iterator[BpeStep]:
+    """Merge until `goal` merges (or `goal` new symbols) are made or no pair is left."""
+    number = 0
+    while goal > 0:
+        top = state.top(TOP_PAIRS)
+        if not top:
+            return
+        pair, count = top[0]
+        tied = [p for p, c in top[1:] if c == count]
+        if state.snapshot:
+            table = state.pair_table(None)
+        else:
+            table = tuple((*state.pair_name(p), c) for p, c in top[:TOP_PAIRS])
+        new, is_new = state.merge(pair)
+        number += 1
+        goal -= 1 if (by_merges or is_new) else 0
+        yield BpeStep(
+            number=number,
+            pair=state.pair_name(pair),
+            count=count,
+            new_symbol=state.name(new),
+            tied_with=tuple(state.pair_name(p) for p in tied),
+            pair_table=table,
+            vocab_size=len(state.vocab),
+            corpus_symbols=state.corpus_symbols,
+            segmentations=state.segmentations() if state.snapshot else None,
+            new_in_vocab=is_new,
         )
-    return vocab_size - start
 
 
 def iter_bpe(
@@ -304,44 +248,14 @@ def iter_bpe(
     marker: str = "none",
     ties: str = "first",
     snapshot: bool | None = None,
-    _state: _State | None = None,
 ) -> Iterator[BpeStep]:
     """Yield one BpeStep per merge until the number of merges or the vocab size is reached.
 
     Ties: ``first`` (default), ``lex`` or ``tokenizers``; see the module docstring.
     Stops early when no pair is left (every word is a single symbol).
     """
-    _check_params(marker, ties)
-    snap = len(wc) <= SNAPSHOT_MAX_WORDS if snapshot is None else snapshot
-    state = _state or _State(wc, marker, ties, snap)
-    remaining = _target(state, merges, vocab_size)
-    number = 0
-    while remaining > 0:
-        top = state.top(TOP_PAIRS)
-        if not top:
-            return
-        pair, count = top[0]
-        tied = [p for p, c in top[1:] if c == count]
-        if snap:
-            table = state.pair_table(None)
-        else:
-            table = tuple((state.name(p[0]), state.name(p[1]), c) for p, c in top[:TOP_PAIRS])
-        new, is_new = state.merge(pair)
-        number += 1
-        remaining -= 1 if (merges is not None or is_new) else 0
-        name = state.name
-        yield BpeStep(
-            number=number,
-            pair=(name(pair[0]), name(pair[1])),
-            count=count,
-            new_symbol=name(new),
-            tied_with=tuple((name(p[0]), name(p[1])) for p in tied),
-            pair_table=table,
-            vocab_size=len(state.vocab),
-            corpus_symbols=state.corpus_symbols,
-            segmentations=state.segmentations() if snap else None,
-            new_in_vocab=is_new,
-        )
+    state = _State(wc, marker, ties, snapshot_mode(wc, snapshot, SNAPSHOT_MAX_WORDS))
+    yield from _steps(state, merge_goal(len(state.vocab), merges, vocab_size), merges is not None)
 
 
 def trace_bpe(
@@ -353,27 +267,15 @@ def trace_bpe(
     snapshot: bool | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Trace:
-    """Run iter_bpe to the end and keep the start state, every step and why it stopped."""
-    _check_params(marker, ties)
-    snap = len(wc) <= SNAPSHOT_MAX_WORDS if snapshot is None else snapshot
-    state = _State(wc, marker, ties, snap)
+    """Run the merges to the end and keep the start state, every step and why it stopped."""
+    state = _State(wc, marker, ties, snapshot_mode(wc, snapshot, SNAPSHOT_MAX_WORDS))
     start = state.start(wc)
-    goal = _target(state, merges, vocab_size)
-    steps = []
-    for step in iter_bpe(wc, merges, vocab_size, marker, ties, snap, _state=state):
-        steps.append(step)
-        if progress and (len(steps) % 50 == 0 or len(steps) == goal):
-            progress(len(steps), goal)
+    goal = merge_goal(len(start.vocab), merges, vocab_size)
+    steps = collect_steps(_steps(state, goal, merges is not None), goal, progress)
     made = len(steps) if merges is not None else len(state.vocab) - len(start.vocab)
-    truncated = made < goal
-    goal_text = f"{merges} merges" if merges is not None else f"vocab size {vocab_size}"
-    reason = (
-        f"Stopped after {len(steps)} merges: no pair is left, every word is one symbol."
-        if truncated
-        else f"Reached the {goal_text} asked for."
-    )
+    truncated, reason = stop_reason(made, goal, merges, vocab_size, len(steps))
     params = (("marker", marker), ("ties", ties), ("merges", merges), ("vocab_size", vocab_size))
-    return Trace("bpe", params, start, tuple(steps), truncated, reason, not snap)
+    return Trace("bpe", params, start, tuple(steps), truncated, reason, not state.snapshot)
 
 
 def model_from_trace(trace: Trace, upto: int | None = None, split_punct: bool = False) -> BpeModel:

@@ -21,7 +21,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import bpe, corpus, export
+from . import bpe, corpus, export, wordpiece
 from .steps import Trace
 
 EXIT_ERROR = 2
@@ -43,36 +43,56 @@ def _add_train(commands) -> None:
     train = commands.add_parser("train", help="train a tokenizer on a corpus")
     algorithms = train.add_subparsers(dest="algorithm", metavar="ALGORITHM", required=True)
     bpe_cmd = algorithms.add_parser("bpe", help="byte-pair encoding, one merge at a time")
-    bpe_cmd.add_argument("--corpus", required=True, help="toy:NAME, sample:NAME or a .txt path")
-    size = bpe_cmd.add_mutually_exclusive_group(required=True)
-    size.add_argument("--merges", type=int, help="number of merges to make")
-    size.add_argument("--vocab-size", type=int, help="stop when the vocabulary has N symbols")
+    _add_corpus_and_size(bpe_cmd)
     bpe_cmd.add_argument(
         "--marker", choices=bpe.MARKERS, default="none", help="word-boundary marker (default: none)"
     )
-    bpe_cmd.add_argument(
+    _add_ties_and_output(bpe_cmd, "add every step's pair table (and segmentations on toys)")
+    bpe_cmd.set_defaults(run=_run_train_bpe)
+    wp_cmd = algorithms.add_parser("wordpiece", help="WordPiece, merging the best-scoring pair")
+    _add_corpus_and_size(wp_cmd)
+    wp_cmd.add_argument(
+        "--prefix", default=wordpiece.PREFIX, help="prefix of word-internal pieces (default: ##)"
+    )
+    wp_cmd.add_argument(
+        "--special-tokens",
+        action="store_true",
+        help="put [PAD] [UNK] [CLS] [SEP] [MASK] at the front of the vocabulary",
+    )
+    _add_ties_and_output(wp_cmd, "add every step's scored pair table (and segmentations on toys)")
+    wp_cmd.set_defaults(run=_run_train_wordpiece)
+
+
+def _add_corpus_and_size(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("--corpus", required=True, help="toy:NAME, sample:NAME or a .txt path")
+    size = cmd.add_mutually_exclusive_group(required=True)
+    size.add_argument("--merges", type=int, help="number of merges to make")
+    size.add_argument("--vocab-size", type=int, help="stop when the vocabulary has N symbols")
+
+
+def _add_ties_and_output(cmd: argparse.ArgumentParser, full_help: str) -> None:
+    cmd.add_argument(
         "--ties",
         choices=bpe.TIE_RULES,
         default="first",
         help="which pair wins a tie (default: first seen in the corpus)",
     )
-    bpe_cmd.add_argument(
+    cmd.add_argument(
         "--split-punct", action="store_true", help="split punctuation off words before counting"
     )
-    bpe_cmd.add_argument("--json", action="store_true", help="print the trace as JSON")
-    bpe_cmd.add_argument(
-        "--full",
-        action="store_true",
-        help="with --json: add every step's pair table (and segmentations on toys)",
-    )
-    bpe_cmd.add_argument("--out", metavar="FILE", help="save the trained model as JSON")
-    bpe_cmd.set_defaults(run=_run_train_bpe)
+    cmd.add_argument("--json", action="store_true", help="print the trace as JSON")
+    cmd.add_argument("--full", action="store_true", help=f"with --json: {full_help}")
+    cmd.add_argument("--out", metavar="FILE", help="save the trained model as JSON")
 
 
 def _add_encode(commands) -> None:
     encode = commands.add_parser("encode", help="encode text with a saved model")
     encode.add_argument("--model", required=True, metavar="FILE", help="a model saved by --out")
-    encode.add_argument("--trace", action="store_true", help="show each merge applied per word")
+    encode.add_argument(
+        "--trace",
+        action="store_true",
+        help="show each merge applied (BPE) or each longest-match attempt (WordPiece) per word",
+    )
     encode.add_argument("text", nargs="+", help="the text to encode")
     encode.set_defaults(run=_run_encode)
 
@@ -85,15 +105,7 @@ def _run_train_bpe(args: argparse.Namespace) -> None:
     # toy corpora keep a snapshot per step, real samples compact steps (see bpe.py)
     trace = bpe.trace_bpe(wc, args.merges, args.vocab_size, args.marker, args.ties)
     model = bpe.model_from_trace(trace, split_punct=args.split_punct)
-    if args.out:
-        export.save_model(model, args.out)
-    if args.json:
-        print(export.trace_to_json(trace, full=args.full))
-    else:
-        print(_merge_table(trace))
-        print(f"{trace.stop_reason} Vocabulary: {len(model.vocab)} symbols.")
-    if args.out:  # on stderr, so that --json output stays valid JSON
-        print(f"Saved the model to {args.out}.", file=sys.stderr)
+    _report(trace, model, args, _merge_table)
 
 
 def _merge_table(trace: Trace) -> str:
@@ -108,15 +120,79 @@ def _merge_table(trace: Trace) -> str:
     return "\n".join(lines)
 
 
+def _run_train_wordpiece(args: argparse.Namespace) -> None:
+    """Train WordPiece; the table shows each merge's exact score and its three counts.
+
+    >>> main(["train", "wordpiece", "--corpus", "toy:sunflower", "--merges", "3"])
+      #  pair        new symbol  score  = pair / (left x right)  ties
+      1  s + ##u     su           1/3   = 3 / (3 x 3)
+      2  ##e + ##r   ##er         1/4   = 3 / (4 x 3)            ##e ##d
+      3  ##e + ##d   ##ed         1/1   = 1 / (1 x 1)
+    Reached the 3 merges asked for. Vocabulary: 17 symbols.
+    0
+    """
+    wc = corpus.load(args.corpus, split_punct=args.split_punct)
+    trace = wordpiece.trace_wordpiece(
+        wc, args.merges, args.vocab_size, args.prefix, args.ties, args.special_tokens
+    )
+    model = wordpiece.model_from_trace(trace, split_punct=args.split_punct)
+    _report(trace, model, args, _score_table)
+
+
+def _report(trace: Trace, model, args: argparse.Namespace, table) -> None:
+    """Save the model, print the trace (JSON or a table), then say where it was saved."""
+    if args.out:
+        export.save_model(model, args.out)
+    if args.json:
+        print(export.trace_to_json(trace, full=args.full))
+    else:
+        print(table(trace))
+        print(f"{trace.stop_reason} Vocabulary: {len(model.vocab)} symbols.")
+    if args.out:  # on stderr, so that --json output stays valid JSON
+        print(f"Saved the model to {args.out}.", file=sys.stderr)
+
+
+def _score_table(trace: Trace) -> str:
+    """One WordPiece merge per line: number, pair, new symbol, exact score, counts, ties."""
+    width = max([len(f"{s.pair[0]} + {s.pair[1]}") for s in trace.steps] + [10])
+    head = f"{'#':>3}  {'pair':<{width}}  {'new symbol':<{width}}  score  "
+    lines = [head + "= pair / (left x right)  ties"]
+    for step in trace.steps:
+        pair = f"{step.pair[0]} + {step.pair[1]}"
+        score = wordpiece.fraction_text(step.score_fraction)
+        counts = f"= {step.pair_count} / ({step.left_count} x {step.right_count})"
+        ties = ", ".join(f"{a} {b}" for a, b in step.tied_with)
+        line = f"{step.number:>3}  {pair:<{width}}  {step.new_symbol:<{width}}  {score:^5}  "
+        lines.append(f"{line}{counts:<23}  {ties}".rstrip())
+    return "\n".join(lines)
+
+
 def _run_encode(args: argparse.Namespace) -> None:
     model = export.load_model(args.model)
-    encoded = bpe.segment(model, " ".join(args.text))
+    text = " ".join(args.text)
+    if isinstance(model, wordpiece.WordPieceModel):
+        encoded = wordpiece.segment(model, text)
+        if args.trace:
+            _print_attempts(encoded.words)
+        print(" ".join(encoded.pieces))
+        return
+    encoded = bpe.segment(model, text)
     if args.trace:
         for word in encoded.words:
             print(f"{word.word}: {' '.join(word.initial)}")
             for number, (a, b), symbols in word.applied:
                 print(f"  merge {number:>3} ({a} + {b}): {' '.join(symbols)}")
     print(" ".join(encoded.pieces))
+
+
+def _print_attempts(words) -> None:
+    """Per word, every longest-match attempt: the piece tried and whether it is known."""
+    for word in words:
+        print(f"{word.word}:")
+        for attempt in word.attempts:
+            print(f"  {attempt.piece}: {'yes' if attempt.found else 'no'}")
+        if word.unknown:
+            print(f"  {word.note}")
 
 
 def _run_corpora(args: argparse.Namespace) -> None:

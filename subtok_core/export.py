@@ -22,8 +22,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from . import wordpiece
 from .bpe import MARKERS, BpeModel, BpeStep, model_from_trace
 from .steps import Trace
+from .wordpiece import ScoredPair, WordPieceModel, WordPieceStep, fraction_text
 
 FORMAT_VERSION = 1  # bump when a saved model file changes shape
 
@@ -68,10 +70,67 @@ def _bpe_trace_model(trace: Trace) -> dict[str, Any]:
     return {"merges": [list(pair) for pair in model.merges], "vocab": list(model.vocab)}
 
 
+def _scored_row(row: ScoredPair) -> list[Any]:
+    """[left, right, pair_count, left_count, right_count, score, "num/den"]."""
+    return [*row[:6], fraction_text(row.score_fraction)]
+
+
+def _wordpiece_step(step: WordPieceStep, full: bool) -> dict[str, Any]:
+    """One WordPiece merge as plain data: the score as a float and as an exact fraction
+    ("1/3"), its three counts, and the most frequent pair (what BPE would merge)."""
+    out: dict[str, Any] = {
+        "pair": list(step.pair),
+        "new_symbol": step.new_symbol,
+        "score": step.score,
+        "score_fraction": fraction_text(step.score_fraction),
+        "pair_count": step.pair_count,
+        "left_count": step.left_count,
+        "right_count": step.right_count,
+        "tied_with": [list(pair) for pair in step.tied_with],
+        "bpe_pair": list(step.bpe_pair),
+        "bpe_count": step.bpe_count,
+    }
+    if full:
+        out["pair_table"] = [_scored_row(row) for row in step.pair_table]
+        out["vocab_size"] = step.vocab_size
+        out["corpus_symbols"] = step.corpus_symbols
+        if step.segmentations is not None:  # compact traces keep no segmentation
+            out["segmentations"] = [list(seg) for seg in step.segmentations]
+    return out
+
+
+def _wordpiece_start(trace: Trace) -> dict[str, Any]:
+    start = trace.start
+    out: dict[str, Any] = {
+        "words": list(start.words),
+        "counts": list(start.counts),
+        "vocab": list(start.vocab),
+        "alphabet": list(start.alphabet),
+        "pair_table": [_scored_row(row) for row in start.pair_table],
+        "corpus_symbols": start.corpus_symbols,
+    }
+    if start.segmentations is not None:
+        out["segmentations"] = [list(seg) for seg in start.segmentations]
+    return out
+
+
+def _wordpiece_trace_model(trace: Trace) -> dict[str, Any]:
+    return {"vocab": list(wordpiece.model_from_trace(trace).vocab)}
+
+
 # Per algorithm: how a step, the start state and the final model become plain data.
-STEP_FIELDS: dict[str, Callable[[Any, bool], dict[str, Any]]] = {"bpe": _bpe_step}
-START_FIELDS: dict[str, Callable[[Trace], dict[str, Any]]] = {"bpe": _bpe_start}
-TRACE_MODEL: dict[str, Callable[[Trace], dict[str, Any]]] = {"bpe": _bpe_trace_model}
+STEP_FIELDS: dict[str, Callable[[Any, bool], dict[str, Any]]] = {
+    "bpe": _bpe_step,
+    "wordpiece": _wordpiece_step,
+}
+START_FIELDS: dict[str, Callable[[Trace], dict[str, Any]]] = {
+    "bpe": _bpe_start,
+    "wordpiece": _wordpiece_start,
+}
+TRACE_MODEL: dict[str, Callable[[Trace], dict[str, Any]]] = {
+    "bpe": _bpe_trace_model,
+    "wordpiece": _wordpiece_trace_model,
+}
 
 
 def _algorithm(trace: Trace) -> str:
@@ -111,8 +170,8 @@ def trace_to_json(trace: Trace, full: bool = False) -> str:
 
 
 def merges_csv(trace: Trace) -> str:
-    """The merges of a BPE trace as CSV, one row per merge; ``ties`` counts the other
-    pairs that had the same count.
+    """The merges of a BPE or WordPiece trace as CSV, one row per merge; ``ties`` counts
+    the other pairs that had the same count (BPE) or the same score (WordPiece).
 
     >>> from subtok_core.bpe import trace_bpe
     >>> from subtok_core.corpus import load
@@ -120,28 +179,47 @@ def merges_csv(trace: Trace) -> str:
     number,left,right,new_symbol,count,ties
     1,a,t,at,20,0
     2,a,g,ag,16,0
+    >>> from subtok_core.wordpiece import trace_wordpiece
+    >>> print(merges_csv(trace_wordpiece(load("toy:sunflower"), merges=1)), end="")
+    number,left,right,new_symbol,score,score_fraction,pair_count,left_count,right_count,ties
+    1,s,##u,su,0.3333333333333333,1/3,3,3,3,0
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["number", "left", "right", "new_symbol", "count", "ties"])
+    if trace.algorithm == "wordpiece":
+        header = ["score", "score_fraction", "pair_count", "left_count", "right_count"]
+    else:
+        header = ["count"]
+    writer.writerow(["number", "left", "right", "new_symbol", *header, "ties"])
     for step in trace.steps:
         left, right = step.pair
-        writer.writerow(
-            [step.number, left, right, step.new_symbol, step.count, len(step.tied_with)]
-        )
+        if trace.algorithm == "wordpiece":
+            fraction = fraction_text(step.score_fraction)
+            values = [step.score, fraction, step.pair_count, step.left_count, step.right_count]
+        else:
+            values = [step.count]
+        row = [step.number, left, right, step.new_symbol, *values, len(step.tied_with)]
+        writer.writerow(row)
     return buffer.getvalue()
 
 
 # --- models ---------------------------------------------------------------------------
 
 
-def model_to_dict(model: BpeModel) -> dict[str, Any]:
-    """A BPE model as JSON-ready data, tagged with its algorithm.
+Model = BpeModel | WordPieceModel
+
+
+def model_to_dict(model: Model) -> dict[str, Any]:
+    """A BPE or WordPiece model as JSON-ready data, tagged with its algorithm.
 
     >>> model = BpeModel((("a", "t"),), ("a", "t", "at"), ("a", "t"), "none")
     >>> model_to_dict(model)["merges"]
     [['a', 't']]
+    >>> model_to_dict(WordPieceModel(("a", "##t", "at"), ("a", "##t")))["algorithm"]
+    'wordpiece'
     """
+    if isinstance(model, WordPieceModel):
+        return _wordpiece_to_dict(model)
     return {
         "algorithm": "bpe",
         "format_version": FORMAT_VERSION,
@@ -153,7 +231,21 @@ def model_to_dict(model: BpeModel) -> dict[str, Any]:
     }
 
 
-def save_model(model: BpeModel, path: str | Path) -> None:
+def _wordpiece_to_dict(model: WordPieceModel) -> dict[str, Any]:
+    return {
+        "algorithm": "wordpiece",
+        "format_version": FORMAT_VERSION,
+        "prefix": model.prefix,
+        "special_tokens": list(model.special_tokens),
+        "unk_token": model.unk_token,
+        "max_word_chars": model.max_word_chars,
+        "split_punct": model.split_punct,
+        "alphabet": list(model.alphabet),
+        "vocab": list(model.vocab),
+    }
+
+
+def save_model(model: Model, path: str | Path) -> None:
     """Write a model as a JSON file; a path that cannot be written raises ValueError."""
     text = json.dumps(model_to_dict(model), ensure_ascii=False, indent=2) + "\n"
     try:
@@ -163,7 +255,7 @@ def save_model(model: BpeModel, path: str | Path) -> None:
         raise ValueError(f"Cannot save the model to {str(path)!r}: {reason}.") from None
 
 
-def load_model(path: str | Path) -> BpeModel:
+def load_model(path: str | Path) -> Model:
     """Read a model saved by save_model; anything else raises ValueError with a sentence.
 
     >>> import tempfile
@@ -187,12 +279,17 @@ def load_model(path: str | Path) -> BpeModel:
     return model_from_dict(data, name)
 
 
-def model_from_dict(data: Any, name: str = "the model") -> BpeModel:
+def model_from_dict(data: Any, name: str = "the model") -> Model:
     """Check saved model data field by field and rebuild the model."""
     if not isinstance(data, dict) or "algorithm" not in data:
         raise ValueError(f"{name!r} is not a subtok model: it has no 'algorithm' field.")
+    if data["algorithm"] == "wordpiece":
+        return _wordpiece_from_dict(data, name)
     if data["algorithm"] != "bpe":
-        raise ValueError(f"{name!r} holds a {data['algorithm']!r} model; only BPE loads here.")
+        raise ValueError(
+            f"{name!r} holds a {data['algorithm']!r} model; only BPE and WordPiece models load "
+            "here."
+        )
     marker = data.get("marker")
     if marker not in MARKERS:
         raise ValueError(
@@ -205,6 +302,26 @@ def model_from_dict(data: Any, name: str = "the model") -> BpeModel:
     vocab = _strings(data, "vocab", name)
     merges = _pairs(data, name)
     return BpeModel(merges, vocab, alphabet, marker, split_punct)
+
+
+def _wordpiece_from_dict(data: dict, name: str) -> WordPieceModel:
+    """Check a saved WordPiece model field by field and rebuild it."""
+    prefix = data.get("prefix")
+    if not isinstance(prefix, str) or any(ch.isspace() for ch in prefix):
+        raise ValueError(f"{name!r} has prefix {prefix!r}; it should be a string such as '##'.")
+    unk = data.get("unk_token", wordpiece.UNK)
+    if not isinstance(unk, str) or not unk:
+        raise ValueError(f"{name!r} has unk_token {unk!r}; it should be a string such as [UNK].")
+    limit = data.get("max_word_chars", wordpiece.MAX_WORD_CHARS)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise ValueError(f"{name!r} has max_word_chars {limit!r}; it should be a whole number.")
+    split_punct = data.get("split_punct", False)
+    if not isinstance(split_punct, bool):
+        raise ValueError(f"{name!r} has split_punct {split_punct!r}; it should be true or false.")
+    specials = _strings({"special_tokens": data.get("special_tokens", [])}, "special_tokens", name)
+    alphabet = _strings(data, "alphabet", name)
+    vocab = _strings(data, "vocab", name)
+    return WordPieceModel(vocab, alphabet, prefix, specials, split_punct, unk, limit)
 
 
 def _strings(data: dict, field: str, name: str) -> tuple[str, ...]:
