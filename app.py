@@ -9,6 +9,9 @@ st.set_page_config(
 LESSONS = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("pages/bpe.py", title="BPE", icon=":material/join_inner:", url_path="bpe"),
+    st.Page(
+        "pages/wordpiece.py", title="WordPiece", icon=":material/percent:", url_path="wordpiece"
+    ),
 ]
 
 page = st.navigation(LESSONS)

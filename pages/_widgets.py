@@ -199,3 +199,137 @@ class TraceStore:
 def trace_store() -> TraceStore:
     """One store for the whole server, shared by every session and page."""
     return TraceStore()
+
+
+# --- pieces every merge lesson (BPE, WordPiece) shows the same way -------------------
+
+TIES_HELP = (
+    "first: the pair seen first in the corpus (reproduces the course material). "
+    "lex: the alphabetically smallest pair. tokenizers: the pair with the oldest symbols, "
+    "as Hugging Face tokenizers."
+)
+MARKERS = ("</w>", "\u2581")
+
+
+def corpus_select(col) -> str:
+    """The corpus choice, bound to the URL as ?corpus=NAME."""
+    name = col.selectbox("corpus", corpus_options(), key="corpus", bind="query-params")
+    col.caption(corpus_label(name))
+    return name
+
+
+def ties_select(col, rules: tuple[str, ...]) -> str:
+    return col.selectbox("tie rule", rules, key="ties", help=TIES_HELP, bind="query-params")
+
+
+def merges_input(col) -> int:
+    return int(
+        col.number_input(
+            "merges",
+            min_value=0,
+            max_value=20000,
+            value=10,
+            step=1,
+            key="merges",
+            bind="query-params",
+        )
+    )
+
+
+def status_of(pair: tuple[str, str], chosen, tied) -> str:
+    return "merged" if pair == chosen else "tied" if pair in tied else ""
+
+
+def style_status(df: pd.DataFrame):
+    """Merged row red, tied rows orange."""
+    colors = {
+        "merged": "background-color: #ffd6d6; font-weight: bold",
+        "tied": "background-color: #ffe8cc",
+    }
+    return df.style.apply(lambda row: [colors.get(row["status"], "")] * len(row), axis=1)
+
+
+def show_corpus(rows, total_words: int, highlight: set[str]) -> None:
+    """Each word as chips with its count; the newest symbol highlighted."""
+    lines = [
+        f'<div class="word">{chips(seg, highlight, MARKERS)} <small>× {count}</small></div>'
+        for _word, count, seg in rows
+    ]
+    show_chips("".join(lines))
+    if total_words > len(rows):
+        st.caption(f"The first {len(rows)} of {total_words:,} distinct words.")
+
+
+def show_vocab(vocab, highlight: set[str]) -> None:
+    shown = vocab if len(vocab) <= 300 else vocab[:60] + vocab[-240:]
+    show_chips(chips(shown, highlight, MARKERS))
+    if len(vocab) > len(shown):
+        st.caption(f"{len(vocab):,} symbols: the first 60 and the newest 240 are shown.")
+
+
+def growth_frame(trace) -> pd.DataFrame:
+    """Vocabulary size and corpus length before the first step and after each one."""
+    rows = [
+        {
+            "step": 0,
+            "vocab_size": len(trace.start.vocab),
+            "corpus_symbols": trace.start.corpus_symbols,
+        }
+    ]
+    rows += [
+        {"step": s.number, "vocab_size": s.vocab_size, "corpus_symbols": s.corpus_symbols}
+        for s in trace.steps
+    ]
+    return pd.DataFrame(rows)
+
+
+def predict_panel(trace, i: int, judge: Callable, pair_text: Callable, prefix: str) -> None:
+    """The student picks the pair merged next; `judge(guess, step)` says right or wrong."""
+    st.subheader("Predict the next merge")
+    if i >= len(trace.steps):
+        st.write("This was the last merge: nothing left to predict.")
+        return
+    nxt = trace.steps[i]
+    options = sorted({(row[0], row[1]) for row in nxt.pair_table})
+    guess = st.selectbox(
+        f"Look at the corpus after merge {i}: which pair will merge next?",
+        options,
+        index=None,
+        format_func=pair_text,
+        key=f"{prefix}_guess_{i}",
+        placeholder="pick a pair",
+    )
+    if guess is not None:
+        right, why = judge(guess, nxt)
+        (st.success if right else st.warning)(why)
+
+
+def downloads(trace, prefix: str) -> None:
+    """CSV of the merges and JSON of the trace, written only when a button is clicked."""
+    from subtok_core import export
+
+    st.subheader("Download")
+    left, right = st.columns(2)
+    left.download_button(
+        "merges (CSV)",
+        lambda: export.merges_csv(trace),
+        f"{prefix}_merges.csv",
+        "text/csv",
+        key=f"{prefix}_dl_csv",
+        on_click="ignore",
+    )
+    right.download_button(
+        "whole trace (JSON)",
+        lambda: export.trace_to_json(trace, full=not trace.compact),
+        f"{prefix}_trace.json",
+        "application/json",
+        key=f"{prefix}_dl_json",
+        on_click="ignore",
+    )
+
+
+def punct_on(prefix: str) -> bool:
+    """Whether the corpus was pre-tokenized with punctuation split off (toys never are)."""
+    return not corpus.is_toy(st.session_state.get("corpus", "")) and bool(
+        st.session_state.get(f"{prefix}_punct", False)
+    )

@@ -22,8 +22,16 @@ with st.container(border=True):
         "each merge; predict the next merge; replay the merges to encode a new word."
     )
 
+with st.container(border=True):
+    st.page_link("pages/wordpiece.py", label="WordPiece", icon=":material/percent:")
+    st.write(
+        "BPE's sibling: merge the pair with the highest score count(ab) / (count(a) × "
+        "count(b)), shown as exact fractions, and see where it disagrees with BPE. Encode by "
+        "longest match first, and see why a whole word becomes [UNK]."
+    )
+
 st.caption(
-    "In preparation: WordPiece (merges by likelihood score), Unigram LM (prunes a large "
+    "In preparation: Unigram LM (prunes a large "
     "vocabulary), SaGe (context-aware pruning) and a side-by-side comparison."
 )
 st.subheader("Share a view")

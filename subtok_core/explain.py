@@ -81,27 +81,56 @@ def explain_bpe_step(step: BpeStep, ties: str) -> str:
     return f"{why}{what}; the corpus now has {step.corpus_symbols} symbols."
 
 
-def judge_guess(guess: tuple[str, str], step: BpeStep, ties: str) -> tuple[bool, str]:
-    """Was the student's predicted pair the one merged next? Say why in a sentence."""
-    table = {(a, b): c for a, b, c in step.pair_table}
-    if guess == step.pair:
-        if step.tied_with:
+def _judge(guess, chosen, tied, phrases: dict, best: str, ties: str) -> tuple[bool, str]:
+    """The verdict on a predicted pair, from what each pair "occurs"/"scores" at this step."""
+    said = phrases[chosen]
+    if guess == chosen:
+        if tied:
             return True, (
-                f"Right: {pair_text(guess)} ties at {step.count} with "
-                f"{_tied(step.tied_with)}, and {TIE_REASONS[ties]}."
+                f"Right: {pair_text(guess)} {said}, tied with {_tied(tied)}, and "
+                f"{TIE_REASONS[ties]}."
             )
-        return True, f"Right: {pair_text(guess)} is the most frequent pair ({step.count})."
-    if guess in step.tied_with:
+        return True, f"Right: {pair_text(guess)} {best} ({said})."
+    if guess in tied:
         return False, (
-            f"Close: {pair_text(guess)} also occurs {_times(step.count)}, but "
-            f"{TIE_REASONS[ties]}, which is {pair_text(step.pair)}."
+            f"Close: {pair_text(guess)} also {said}, but {TIE_REASONS[ties]}, which is "
+            f"{pair_text(chosen)}."
         )
-    count = table.get(guess)
-    seen = f"occurs {_times(count)}" if count else "is not among the most frequent pairs"
-    return False, (
-        f"Not this time: {pair_text(guess)} {seen}, while {pair_text(step.pair)} "
-        f"occurs {_times(step.count)}."
-    )
+    seen = phrases.get(guess, "is not among the best pairs")
+    return False, f"Not this time: {pair_text(guess)} {seen}, while {pair_text(chosen)} {said}."
+
+
+def judge_guess(guess: tuple[str, str], step: BpeStep, ties: str) -> tuple[bool, str]:
+    """Was the student's predicted pair the one BPE merged next? Say why in a sentence.
+
+    >>> from subtok_core.corpus import load
+    >>> from subtok_core.bpe import trace_bpe
+    >>> step = trace_bpe(load("toy:cat-bat"), merges=1).steps[0]
+    >>> judge_guess(("b", "a"), step, "first")
+    (False, 'Not this time: (b, a) occurs 17 times, while (a, t) occurs 20 times.')
+    """
+    phrases = {(a, b): f"occurs {_times(c)}" for a, b, c in step.pair_table}
+    phrases.setdefault(step.pair, f"occurs {_times(step.count)}")
+    return _judge(guess, step.pair, step.tied_with, phrases, "is the most frequent pair", ties)
+
+
+def judge_wordpiece_guess(
+    guess: tuple[str, str], step: WordPieceStep, ties: str
+) -> tuple[bool, str]:
+    """Was the predicted pair the one WordPiece merged next? Say why, with exact scores.
+
+    >>> from subtok_core.corpus import load
+    >>> from subtok_core.wordpiece import trace_wordpiece
+    >>> step = trace_wordpiece(load("toy:sunflower"), merges=1).steps[0]
+    >>> judge_wordpiece_guess(("f", "##l"), step, "first")[1]
+    'Not this time: (f, ##l) scores 1/9, while (s, ##u) scores 1/3.'
+    """
+    phrases = {
+        (row.left, row.right): f"scores {fraction_text(row.score_fraction)}"
+        for row in step.pair_table
+    }
+    phrases.setdefault(step.pair, f"scores {fraction_text(step.score_fraction)}")
+    return _judge(guess, step.pair, step.tied_with, phrases, "has the highest score", ties)
 
 
 # --- WordPiece ------------------------------------------------------------------------

@@ -42,10 +42,18 @@ def vocab_growth_chart(df: pd.DataFrame, current: int) -> alt.LayerChart:
     return _style(alt.layer(line, here).properties(height=320))
 
 
-def pair_count_chart(df: pd.DataFrame, top: int = 15) -> alt.Chart:
-    """Horizontal bars of the most frequent pairs; the merged pair red, tied pairs orange.
+def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> alt.Chart:
+    """Horizontal bars of the best pairs; the merged pair red, tied pairs orange.
 
-    `df` has columns pair (label), count, status ("merged", "tied" or "").
+    `df` has columns pair (label), status ("merged", "tied" or "") and the `value` to draw
+    (a count for BPE, a score for WordPiece; a "fraction" column, if any, is in the tooltip).
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"pair": ["(a, t)", "(b, a)"], "count": [20, 17],
+    ...                    "status": ["merged", ""]})
+    >>> spec = pair_count_chart(df).to_dict()
+    >>> spec["encoding"]["x"]["field"], spec["encoding"]["color"]["scale"]["domain"]
+    ('count', ['merged', 'tied', 'other'])
     """
     shown = df.head(top).assign(status=lambda d: d["status"].replace("", "other"))
     color = alt.Color(
@@ -53,15 +61,18 @@ def pair_count_chart(df: pd.DataFrame, top: int = 15) -> alt.Chart:
         scale=alt.Scale(domain=["merged", "tied", "other"], range=[HIGHLIGHT, "#ff7f0e", BASE]),
         legend=alt.Legend(title=None, orient="bottom"),
     )
+    tooltip = ["pair:N", f"{value}:Q", "status:N"]
+    if "fraction" in shown.columns:
+        tooltip.insert(1, "fraction:N")
     chart = (
         alt.Chart(shown)
         .mark_bar()
         .encode(
             y=alt.Y("pair:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False)),
-            x=alt.X("count:Q", title="count"),
+            x=alt.X(f"{value}:Q", title=value),
             color=color,
-            tooltip=["pair:N", "count:Q", "status:N"],
+            tooltip=tooltip,
         )
-        .properties(height=max(120, 30 * len(shown)))
+        .properties(height=alt.Step(30))
     )
     return _style(chart)

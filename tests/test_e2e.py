@@ -29,3 +29,13 @@ def test_deep_link_opens_merge_three_and_next_shows_the_fourth(page: Page, app_u
     expect(page.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()
     # the page runs inside app.py's navigation (wide layout, lesson titles in the sidebar)
     expect(page.get_by_test_id("stSidebarNav").get_by_text("BPE")).to_be_visible()
+
+
+def test_wordpiece_deep_link_shows_the_tie_at_one_quarter(page: Page, app_url: str):
+    page.goto(f"{app_url}/wordpiece?corpus=toy:sunflower&step=2")
+    settle(page)
+    expect(page.get_by_text("Merge 2: (##e, ##r) scores 1/4")).to_be_visible(timeout=30_000)
+    page.get_by_role("button", name="next ▶").click()
+    expect(page.get_by_text("Merge 3: (##e, ##d) scores 1/1")).to_be_visible(timeout=30_000)
+    expect(page).to_have_url(re.compile(r"step=3"))
+    expect(page.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()

@@ -1,0 +1,192 @@
+"""The WordPiece lesson: merges chosen by score, not count; longest-match encoding."""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import streamlit as st
+
+from pages import _widgets as w
+from subtok_core import bpe, viz, wordpiece
+from subtok_core.explain import (
+    explain_wordpiece_start,
+    explain_wordpiece_step,
+    explain_wordpiece_word,
+    judge_wordpiece_guess,
+    pair_text,
+)
+from subtok_core.wordpiece import fraction_text
+
+
+def trained(wc, ties: str, merges: int, specials: bool):
+    """The whole trace for these choices: trained once with a progress bar, then kept."""
+    return w.trace_store().get(
+        ("wordpiece", wc, ties, merges, specials),
+        lambda report: wordpiece.trace_wordpiece(
+            wc, merges=merges, ties=ties, special_tokens=specials, progress=report
+        ),
+        "Scoring and merging:",
+    )
+
+
+def bpe_twin(wc, merges: int):
+    """BPE with as many merges on the same corpus, for the [UNK] contrast."""
+    return w.trace_store().get(
+        ("bpe", wc, "none", "first", merges),
+        lambda report: bpe.trace_bpe(wc, merges=merges, progress=report),
+        "Learning BPE merges for comparison:",
+    )
+
+
+def score_frame(table, chosen=None, tied=()) -> pd.DataFrame:
+    rows = [
+        {
+            "pair": pair_text((r.left, r.right)),
+            "pair count": r.pair_count,
+            "left count": r.left_count,
+            "right count": r.right_count,
+            "fraction": fraction_text(r.score_fraction),
+            "score": r.score,
+            "status": w.status_of((r.left, r.right), chosen, tied),
+        }
+        for r in table
+    ]
+    columns = ["pair", "pair count", "left count", "right count", "fraction", "score", "status"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def contrast_line(step) -> None:
+    """What BPE would merge at this step, beside what WordPiece merges."""
+    left, right = st.columns(2)
+    shown = {"delta_color": "off", "delta_arrow": "off", "border": True}
+    left.metric(
+        "BPE would merge (most frequent)",
+        pair_text(step.bpe_pair),
+        f"{step.bpe_count} times",
+        **shown,
+    )
+    right.metric(
+        "WordPiece merges (best score)",
+        pair_text(step.pair),
+        f"score {fraction_text(step.score_fraction)}",
+        **shown,
+    )
+
+
+def encode_panel(trace, i: int, wc, merges: int) -> None:
+    st.subheader("Encode a word")
+    st.caption(
+        "WordPiece keeps no merges, only the vocabulary: from the start of the word it takes "
+        "the longest piece in the vocabulary, then goes on with the rest (as ##...)."
+    )
+    text = st.text_input("word or words to encode", "fused funny", key="wordpiece_encode")
+    model = wordpiece.model_from_trace(trace, i, split_punct=w.punct_on("wordpiece"))
+    try:
+        seg = wordpiece.segment(model, text)
+        twin = bpe.segment(bpe.model_from_trace(bpe_twin(wc, merges), i), text)
+    except ValueError as err:
+        st.error(str(err))
+        return
+    for word in seg.words:
+        tries = "; ".join(
+            f'tried "{html.escape(a.piece)}": {"yes" if a.found else "no"}' for a in word.attempts
+        )
+        st.markdown(f"**{html.escape(word.word)}**: {tries or 'no try'}")
+        st.caption(explain_wordpiece_word(word))
+    st.write(
+        f"**WordPiece, {len(seg.tokens)} tokens:** " + " ".join(f"`{t.text}`" for t in seg.tokens)
+    )
+    st.write(
+        f"**BPE with {i} merges, {len(twin.tokens)} tokens:** "
+        + " ".join(f"`{t.text}`" for t in twin.tokens)
+    )
+    st.caption(
+        "A piece WordPiece cannot match turns the whole word into one [UNK]; BPE marks only "
+        "the unknown characters (001)."
+    )
+
+
+w.ensure_navigation()
+st.title("WordPiece")
+st.write(
+    "WordPiece builds its vocabulary like BPE, but merges the pair with the highest score "
+    "count(ab) / (count(a) × count(b)) instead of the most frequent one: a pair wins when "
+    "its parts are rarely seen apart (Schuster & Nakajima, 2012; worked examples from 001 "
+    "and 004 of the course material). Scores are exact fractions here, not the rounded "
+    "decimals of the slides."
+)
+
+c1, c2, c3 = st.columns([3, 1, 1])
+name = w.corpus_select(c1)
+ties = w.ties_select(c2, bpe.TIE_RULES)
+merges = w.merges_input(c3)
+specials = st.checkbox(
+    "BERT's special tokens ([PAD] [UNK] [CLS] [SEP] [MASK]) at the front of the vocabulary",
+    key="wordpiece_special",
+)
+if name == "toy:hug-pug":
+    with st.expander("A slip in the Hugging Face course, computed exactly"):
+        st.write(wordpiece.HF_COURSE_NOTE)
+
+with st.expander("The corpus", expanded=not name.startswith("sample:")):
+    wc = w.corpus_editor(name, "wordpiece")
+if wc is None:
+    st.stop()
+
+try:
+    trace = trained(wc, ties, merges, specials)
+except ValueError as err:
+    st.error(str(err))
+    st.stop()
+
+if trace.truncated:
+    st.warning(trace.stop_reason)
+i = w.step_slider(len(trace.steps))
+step = trace.steps[i - 1] if i else None
+
+if step is None:
+    st.info(explain_wordpiece_start(trace.start, wordpiece.PREFIX))
+    table, highlight = score_frame(trace.start.pair_table), set()
+else:
+    st.info(explain_wordpiece_step(step, ties))
+    contrast_line(step)
+    table = score_frame(step.pair_table, step.pair, step.tied_with)
+    highlight = {step.new_symbol}
+
+left, right = st.columns([3, 2])
+with left:
+    st.subheader("Scores" + (f" before merge {i}" if i else ""))
+    if trace.compact:
+        st.caption("On a real sample only the best-scoring pairs are kept per step.")
+    st.dataframe(
+        w.style_status(table),
+        hide_index=True,
+        height=min(420, 38 + 35 * len(table)),
+        column_config={"score": st.column_config.NumberColumn(format="%.4f")},
+    )
+    if len(table):
+        st.altair_chart(viz.pair_count_chart(table, value="score"), width="stretch")
+with right:
+    st.subheader("Corpus" + (f" after merge {i}" if i else ""))
+    w.show_corpus(wordpiece.corpus_at(trace, i), len(trace.start.words), highlight)
+    vocab = wordpiece.model_from_trace(trace, i).vocab
+    st.subheader(f"Vocabulary ({len(vocab):,} symbols)")
+    w.show_vocab(vocab, highlight)
+
+st.subheader("Vocabulary grows, the corpus shrinks")
+st.altair_chart(viz.vocab_growth_chart(w.growth_frame(trace), i), width="stretch")
+
+p1, p2 = st.columns(2)
+with p1:
+    w.predict_panel(
+        trace,
+        i,
+        lambda guess, nxt: judge_wordpiece_guess(guess, nxt, ties),
+        pair_text,
+        "wordpiece",
+    )
+with p2:
+    encode_panel(trace, i, wc, merges)
+
+w.downloads(trace, "wordpiece")

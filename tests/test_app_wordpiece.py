@@ -1,0 +1,93 @@
+"""AppTest: the WordPiece page shows exact scores, steps, encodes, and survives bad input."""
+
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).parents[1] / "app.py")
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    st.cache_data.clear()
+    yield
+    st.cache_data.clear()
+
+
+def wordpiece_page(**query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page("pages/wordpiece.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def infos(at: AppTest) -> str:
+    return " ".join(i.value for i in at.info)
+
+
+def score_table(at: AppTest):
+    return next(df.value for df in at.dataframe if "fraction" in df.value.columns)
+
+
+def test_the_step_slider_changes_the_merge_and_its_exact_score():
+    at = wordpiece_page()
+    at.selectbox(key="corpus").set_value("toy:sunflower").run()
+    at.slider(key="step").set_value(1).run()
+    assert "Merge 1: (s, ##u) scores 1/3 = 3 / (3 x 3)" in infos(at)
+    first = score_table(at).iloc[0]
+    assert (first["pair"], first["fraction"], first["status"]) == ("(s, ##u)", "1/3", "merged")
+    at.button(key="step_next").click().run()
+    assert "Merge 2: (##e, ##r) scores 1/4" in infos(at)
+    table = score_table(at)
+    tied = table[table["status"] == "tied"]
+    assert list(tied["pair"]) == ["(##e, ##d)"] and list(tied["fraction"]) == ["1/4"]
+    at.slider(key="step").set_value(3).run()
+    assert "Merge 3: (##e, ##d) scores 1/1" in infos(at)
+
+
+def test_deep_link_and_bpe_contrast():
+    at = wordpiece_page(corpus="toy:sunflower", step="2")
+    assert at.slider(key="step").value == 2
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["WordPiece merges (best score)"] == "(##e, ##r)"
+    # the most frequent pair after s+##u: (##l, ##o) and (##o, ##w) occur 9 times; f ##l 8
+    assert metrics["BPE would merge (most frequent)"] == "(##l, ##o)"
+
+
+def test_encoding_shows_longest_match_and_unk_against_bpe():
+    at = wordpiece_page(corpus="toy:sunflower", step="3")
+    at.text_input(key="wordpiece_encode").input("fused funny").run()
+    lines = [m.value for m in at.markdown if m.value.startswith("**")]
+    assert "**WordPiece, 5 tokens:** `f` `##u` `##s` `##ed` `[UNK]`" in lines
+    bpe_line = next(line for line in lines if line.startswith("**BPE with 3 merges"))
+    assert "`[UNK]`" in bpe_line and "`f`" in bpe_line
+    assert any('tried "##sed": no; tried "##se": no; tried "##s": yes' in ln for ln in lines)
+
+
+def test_hug_pug_shows_the_course_slip_and_the_exact_third_merge():
+    at = wordpiece_page(corpus="toy:hug-pug", step="3")
+    assert "Merge 3: (hu, ##gs) scores 1/15" in infos(at)
+    table = score_table(at)
+    assert table.set_index("pair").loc["(hu, ##g)", "fraction"] == "2/45"
+    assert any("2/45" in md.value for md in at.markdown)
+
+
+def test_predicting_the_next_merge_uses_scores():
+    at = wordpiece_page(corpus="toy:sunflower")
+    at.selectbox(key="wordpiece_guess_0").set_value(("f", "##l")).run()
+    assert "(f, ##l) scores 1/9, while (s, ##u) scores 1/3" in at.warning[0].value
+
+
+def test_empty_text_is_an_error_and_unicode_text_then_trains():
+    at = wordpiece_page()
+    at.selectbox(key="corpus").set_value("text:your own").run()
+    at.text_area(key="wordpiece_text").input("").run()
+    assert not at.exception and "empty" in at.error[0].value
+    at.text_area(key="wordpiece_text").input("ünïcödé 🙂 wörds wörds").run()
+    assert not at.exception and not at.error
+    assert at.slider(key="step").max >= 1
