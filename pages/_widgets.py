@@ -333,3 +333,43 @@ def punct_on(prefix: str) -> bool:
     return not corpus.is_toy(st.session_state.get("corpus", "")) and bool(
         st.session_state.get(f"{prefix}_punct", False)
     )
+
+
+def corpus_trace_step(name: str, prefix: str, train: Callable):
+    """The corpus panel, the trained trace and the step slider: (wc, trace, i, step).
+
+    Stops the page (after an st.error) when the corpus or the settings cannot be used.
+    """
+    with st.expander("The corpus", expanded=not name.startswith("sample:")):
+        wc = corpus_editor(name, prefix)
+    if wc is None:
+        st.stop()
+    try:
+        trace = train(wc)
+    except ValueError as err:
+        st.error(str(err))
+        st.stop()
+    if trace.truncated:
+        st.warning(trace.stop_reason)
+    i = step_slider(len(trace.steps))
+    return wc, trace, i, (trace.steps[i - 1] if i else None)
+
+
+def table_panel(title: str, note: str, table: pd.DataFrame, trace, chart, **options) -> None:
+    """The pair table of a step (merged and tied rows colored) and its bar chart."""
+    st.subheader(title)
+    if trace.compact:
+        st.caption(note)
+    height = min(420, 38 + 35 * len(table))
+    st.dataframe(style_status(table), hide_index=True, height=height, **options)
+    if len(table):
+        st.altair_chart(chart, width="stretch")
+
+
+def corpus_and_vocab(trace, i: int, highlight: set[str], algo) -> None:
+    """The corpus after step i and the vocabulary, read from `algo` (bpe or wordpiece)."""
+    st.subheader("Corpus" + (f" after merge {i}" if i else ""))
+    show_corpus(algo.corpus_at(trace, i), len(trace.start.words), highlight)
+    vocab = algo.model_from_trace(trace, i).vocab
+    st.subheader(f"Vocabulary ({len(vocab):,} symbols)")
+    show_vocab(vocab, highlight)

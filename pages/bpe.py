@@ -82,21 +82,7 @@ marker = c2.selectbox(
 ties = w.ties_select(c3, bpe.TIE_RULES)
 merges = w.merges_input(c4)
 
-with st.expander("The corpus", expanded=not name.startswith("sample:")):
-    wc = w.corpus_editor(name, "bpe")
-if wc is None:
-    st.stop()
-
-try:
-    trace = trained(wc, marker, ties, merges)
-except ValueError as err:
-    st.error(str(err))
-    st.stop()
-
-if trace.truncated:
-    st.warning(trace.stop_reason)
-i = w.step_slider(len(trace.steps))
-step = trace.steps[i - 1] if i else None
+wc, trace, i, step = w.corpus_trace_step(name, "bpe", lambda wc: trained(wc, marker, ties, merges))
 
 if step is None:
     st.info(explain_bpe_start(trace.start, marker))
@@ -108,18 +94,16 @@ else:
 
 left, right = st.columns([2, 3])
 with left:
-    st.subheader("Pair counts" + (f" before merge {i}" if i else ""))
-    if trace.compact:
-        st.caption("On a real sample only the most frequent pairs are kept per step.")
-    st.dataframe(w.style_status(table), hide_index=True, height=min(420, 38 + 35 * len(table)))
-    if len(table):
-        st.altair_chart(viz.pair_count_chart(table), width="stretch")
+    chart = viz.pair_count_chart(table)
+    w.table_panel(
+        "Pair counts" + (f" before merge {i}" if i else ""),
+        "On a real sample only the most frequent pairs are kept per step.",
+        table,
+        trace,
+        chart,
+    )
 with right:
-    st.subheader("Corpus" + (f" after merge {i}" if i else ""))
-    w.show_corpus(bpe.corpus_at(trace, i), len(trace.start.words), highlight)
-    vocab = bpe.model_from_trace(trace, i).vocab
-    st.subheader(f"Vocabulary ({len(vocab):,} symbols)")
-    w.show_vocab(vocab, highlight)
+    w.corpus_and_vocab(trace, i, highlight, bpe)
 
 st.subheader("Vocabulary grows, the corpus shrinks")
 st.altair_chart(viz.vocab_growth_chart(w.growth_frame(trace), i), width="stretch")

@@ -129,21 +129,9 @@ if name == "toy:hug-pug":
     with st.expander("A slip in the Hugging Face course, computed exactly"):
         st.write(wordpiece.HF_COURSE_NOTE)
 
-with st.expander("The corpus", expanded=not name.startswith("sample:")):
-    wc = w.corpus_editor(name, "wordpiece")
-if wc is None:
-    st.stop()
-
-try:
-    trace = trained(wc, ties, merges, specials)
-except ValueError as err:
-    st.error(str(err))
-    st.stop()
-
-if trace.truncated:
-    st.warning(trace.stop_reason)
-i = w.step_slider(len(trace.steps))
-step = trace.steps[i - 1] if i else None
+wc, trace, i, step = w.corpus_trace_step(
+    name, "wordpiece", lambda wc: trained(wc, ties, merges, specials)
+)
 
 if step is None:
     st.info(explain_wordpiece_start(trace.start, wordpiece.PREFIX))
@@ -156,23 +144,13 @@ else:
 
 left, right = st.columns([3, 2])
 with left:
-    st.subheader("Scores" + (f" before merge {i}" if i else ""))
-    if trace.compact:
-        st.caption("On a real sample only the best-scoring pairs are kept per step.")
-    st.dataframe(
-        w.style_status(table),
-        hide_index=True,
-        height=min(420, 38 + 35 * len(table)),
-        column_config={"score": st.column_config.NumberColumn(format="%.4f")},
-    )
-    if len(table):
-        st.altair_chart(viz.pair_count_chart(table, value="score"), width="stretch")
+    chart = viz.pair_count_chart(table, value="score")
+    score_format = {"score": st.column_config.NumberColumn(format="%.4f")}
+    title = "Scores" + (f" before merge {i}" if i else "")
+    note = "On a real sample only the best-scoring pairs are kept per step."
+    w.table_panel(title, note, table, trace, chart, column_config=score_format)
 with right:
-    st.subheader("Corpus" + (f" after merge {i}" if i else ""))
-    w.show_corpus(wordpiece.corpus_at(trace, i), len(trace.start.words), highlight)
-    vocab = wordpiece.model_from_trace(trace, i).vocab
-    st.subheader(f"Vocabulary ({len(vocab):,} symbols)")
-    w.show_vocab(vocab, highlight)
+    w.corpus_and_vocab(trace, i, highlight, wordpiece)
 
 st.subheader("Vocabulary grows, the corpus shrinks")
 st.altair_chart(viz.vocab_growth_chart(w.growth_frame(trace), i), width="stretch")

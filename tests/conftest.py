@@ -9,6 +9,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import streamlit as st
 
 ROOT = Path(__file__).parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -80,3 +81,11 @@ def app_url():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    """st.cache_data outlives an AppTest; every test starts with an empty one."""
+    st.cache_data.clear()
+    yield
+    st.cache_data.clear()

@@ -1,33 +1,11 @@
 """AppTest: the frame, the home page and the BPE page render, and their widgets act."""
 
-from pathlib import Path
-
-import pytest
-import streamlit as st
+from apptools import APP, infos, open_page
 from streamlit.testing.v1 import AppTest
-
-APP = str(Path(__file__).parents[1] / "app.py")
-
-
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
 
 
 def bpe_page(**query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page("pages/bpe.py").run()
-    assert not at.exception, at.exception
-    return at
-
-
-def infos(at: AppTest) -> str:
-    return " ".join(i.value for i in at.info)
+    return open_page("pages/bpe.py", **query)
 
 
 def test_home_links_to_the_bpe_lesson():
