@@ -42,27 +42,30 @@ def _bpe_step(step: BpeStep, full: bool) -> dict[str, Any]:
         "tied_with": [list(pair) for pair in step.tied_with],
     }
     if full:
-        out["pair_table"] = [list(row) for row in step.pair_table]
-        out["vocab_size"] = step.vocab_size
-        out["corpus_symbols"] = step.corpus_symbols
-        if step.segmentations is not None:  # compact traces keep no segmentation
-            out["segmentations"] = [list(seg) for seg in step.segmentations]
+        out.update(_snapshot_fields(step, list))
     return out
+
+
+def _snapshot_fields(record, row_of) -> dict[str, Any]:
+    """What the full download adds to a step or a start: the pair table (each row written
+    by `row_of`), the corpus length and, where kept, every word's segmentation."""
+    out: dict[str, Any] = {"pair_table": [row_of(row) for row in record.pair_table]}
+    if hasattr(record, "vocab_size"):
+        out["vocab_size"] = record.vocab_size
+    out["corpus_symbols"] = record.corpus_symbols
+    if record.segmentations is not None:  # compact traces keep no segmentation
+        out["segmentations"] = [list(seg) for seg in record.segmentations]
+    return out
+
+
+def _start_fields(start, row_of) -> dict[str, Any]:
+    """The corpus before the first merge (only in the full download)."""
+    out = {"words": list(start.words), "counts": list(start.counts), "vocab": list(start.vocab)}
+    return {**out, **_snapshot_fields(start, row_of)}
 
 
 def _bpe_start(trace: Trace) -> dict[str, Any]:
-    """The corpus before the first merge (only in the full download)."""
-    start = trace.start
-    out: dict[str, Any] = {
-        "words": list(start.words),
-        "counts": list(start.counts),
-        "vocab": list(start.vocab),
-        "pair_table": [list(row) for row in start.pair_table],
-        "corpus_symbols": start.corpus_symbols,
-    }
-    if start.segmentations is not None:
-        out["segmentations"] = [list(seg) for seg in start.segmentations]
-    return out
+    return _start_fields(trace.start, list)
 
 
 def _bpe_trace_model(trace: Trace) -> dict[str, Any]:
@@ -91,27 +94,12 @@ def _wordpiece_step(step: WordPieceStep, full: bool) -> dict[str, Any]:
         "bpe_count": step.bpe_count,
     }
     if full:
-        out["pair_table"] = [_scored_row(row) for row in step.pair_table]
-        out["vocab_size"] = step.vocab_size
-        out["corpus_symbols"] = step.corpus_symbols
-        if step.segmentations is not None:  # compact traces keep no segmentation
-            out["segmentations"] = [list(seg) for seg in step.segmentations]
+        out.update(_snapshot_fields(step, _scored_row))
     return out
 
 
 def _wordpiece_start(trace: Trace) -> dict[str, Any]:
-    start = trace.start
-    out: dict[str, Any] = {
-        "words": list(start.words),
-        "counts": list(start.counts),
-        "vocab": list(start.vocab),
-        "alphabet": list(start.alphabet),
-        "pair_table": [_scored_row(row) for row in start.pair_table],
-        "corpus_symbols": start.corpus_symbols,
-    }
-    if start.segmentations is not None:
-        out["segmentations"] = [list(seg) for seg in start.segmentations]
-    return out
+    return {**_start_fields(trace.start, _scored_row), "alphabet": list(trace.start.alphabet)}
 
 
 def _wordpiece_trace_model(trace: Trace) -> dict[str, Any]:
