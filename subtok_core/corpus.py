@@ -191,11 +191,6 @@ def is_toy(name: str) -> bool:
     return name.startswith("toy:")
 
 
-def toy_rows(name: str) -> list[tuple[str, int]]:
-    """The word/frequency rows of a toy corpus, as the material lists them."""
-    return load(name).items()
-
-
 @functools.lru_cache(maxsize=8)
 def sample_lines(key: str) -> tuple[str, ...]:
     """The lines (paragraphs or sentences) of a real sample, read from the gensim package."""

@@ -152,7 +152,7 @@ def merge_goal(start_size: int, merges: int | None, vocab_size: int | None, what
     return vocab_size - start_size
 
 
-def snapshot_mode(wc: WordCounts, snapshot: bool | None, max_words: int = 400) -> bool:
+def snapshot_mode(wc: WordCounts, snapshot: bool | None, max_words: int) -> bool:
     """Full snapshots per step for small corpora (toys), compact steps for real samples."""
     return len(wc) <= max_words if snapshot is None else snapshot
 

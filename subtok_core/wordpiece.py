@@ -170,15 +170,6 @@ def initial_symbols(word: str, prefix: str = PREFIX) -> list[str]:
     return [word[0]] + [prefix + ch for ch in word[1:]]
 
 
-def strip_prefix(pieces: tuple[str, ...] | list[str], prefix: str = PREFIX) -> str:
-    """Join the pieces of one word back into the word (a non-first piece loses its prefix).
-
-    >>> strip_prefix(["f", "##u", "##s", "##ed"])
-    'fused'
-    """
-    return "".join(p if i == 0 else p[len(prefix) :] for i, p in enumerate(pieces))
-
-
 def _check_prefix(prefix: str) -> None:
     if not isinstance(prefix, str) or any(ch.isspace() for ch in prefix):
         raise ValueError(f"The prefix {prefix!r} cannot contain spaces; BERT's is '##'.")

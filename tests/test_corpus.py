@@ -146,7 +146,7 @@ def test_toy_tables_match_the_material(name):
     wc = load(name)
     assert wc.items() == TOYS[name]
     assert wc.name == name
-    assert corpus.toy_rows(name) == TOYS[name]
+    assert corpus.load(name).items() == TOYS[name]
 
 
 def test_toy_fox_is_the_blog_sentence():
