@@ -18,8 +18,6 @@ import json
 import os
 import platform
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,22 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run without inst
 
 import sentencepiece as spm  # noqa: E402
 import tokenizers  # noqa: E402
+from _timing import best_of  # noqa: E402  (bench/ is on sys.path when run as a script)
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers  # noqa: E402
 
 from subtok_core.bpe import BpeModel, train_bpe  # noqa: E402
 from subtok_core.corpus import count_words, load_lines  # noqa: E402
 
 CORPUS = "sample:enwiki"
-
-
-def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
-    """The shortest wall time of `repeat` runs, and the result of the last run."""
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = run()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def train_ours(lines: list[str], vocab_size: int) -> BpeModel:

@@ -17,12 +17,11 @@ import argparse
 import os
 import platform
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run without installing
+
+from _timing import best_of  # noqa: E402  (bench/ is on sys.path when run as a script)
 
 from subtok_core.bpe import train_bpe  # noqa: E402
 from subtok_core.corpus import count_words, load_lines  # noqa: E402
@@ -30,16 +29,6 @@ from subtok_core.wordpiece import train_wordpiece  # noqa: E402
 
 CORPUS = "sample:enwiki"
 TARGET_RATIO = 2.0
-
-
-def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
-    """The shortest wall time of `repeat` runs, and the result of the last run."""
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = run()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def main() -> None:

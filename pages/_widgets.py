@@ -10,7 +10,7 @@ from collections.abc import Callable, Hashable, Iterable
 import pandas as pd
 import streamlit as st
 
-from subtok_core import corpus
+from subtok_core import corpus, export, viz
 
 TEXT, UPLOAD = "text:your own", "upload:a .txt file"
 DEFAULT_TEXT = "the cat sat on the mat with the other cats"
@@ -283,6 +283,12 @@ def growth_frame(trace) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def growth_chart(trace, i: int) -> None:
+    """Vocabulary size against corpus length over the whole run, step i marked."""
+    st.subheader("Vocabulary grows, the corpus shrinks")
+    st.altair_chart(viz.vocab_growth_chart(growth_frame(trace), i), width="stretch")
+
+
 def predict_panel(trace, i: int, judge: Callable, pair_text: Callable, prefix: str) -> None:
     """The student picks the pair merged next; `judge(guess, step)` says right or wrong."""
     st.subheader("Predict the next merge")
@@ -306,8 +312,6 @@ def predict_panel(trace, i: int, judge: Callable, pair_text: Callable, prefix: s
 
 def downloads(trace, prefix: str) -> None:
     """CSV of the merges and JSON of the trace, written only when a button is clicked."""
-    from subtok_core import export
-
     st.subheader("Download")
     left, right = st.columns(2)
     left.download_button(

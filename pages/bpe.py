@@ -105,8 +105,7 @@ with left:
 with right:
     w.corpus_and_vocab(trace, i, highlight, bpe)
 
-st.subheader("Vocabulary grows, the corpus shrinks")
-st.altair_chart(viz.vocab_growth_chart(w.growth_frame(trace), i), width="stretch")
+w.growth_chart(trace, i)
 
 p1, p2 = st.columns(2)
 with p1:

@@ -13,22 +13,30 @@ st.write(
     "at a time on the small corpora of the course material, then on real text."
 )
 
-st.subheader("Lessons")
-with st.container(border=True):
-    st.page_link("pages/bpe.py", label="Byte-pair encoding (BPE)", icon=":material/join_inner:")
-    st.write(
+LESSONS = [
+    (
+        "pages/bpe.py",
+        "Byte-pair encoding (BPE)",
+        ":material/join_inner:",
         "Start from characters and merge the most frequent pair of adjacent symbols, again "
         "and again. See the pair counts, the chosen pair, the corpus and the vocabulary after "
-        "each merge; predict the next merge; replay the merges to encode a new word."
-    )
-
-with st.container(border=True):
-    st.page_link("pages/wordpiece.py", label="WordPiece", icon=":material/percent:")
-    st.write(
+        "each merge; predict the next merge; replay the merges to encode a new word.",
+    ),
+    (
+        "pages/wordpiece.py",
+        "WordPiece",
+        ":material/percent:",
         "BPE's sibling: merge the pair with the highest score count(ab) / (count(a) × "
         "count(b)), shown as exact fractions, and see where it disagrees with BPE. Encode by "
-        "longest match first, and see why a whole word becomes [UNK]."
-    )
+        "longest match first, and see why a whole word becomes [UNK].",
+    ),
+]
+
+st.subheader("Lessons")
+for path, label, icon, text in LESSONS:
+    with st.container(border=True):
+        st.page_link(path, label=label, icon=icon)
+        st.write(text)
 
 st.caption(
     "In preparation: Unigram LM (prunes a large "
