@@ -12,6 +12,9 @@ LESSONS = [
     st.Page(
         "pages/wordpiece.py", title="WordPiece", icon=":material/percent:", url_path="wordpiece"
     ),
+    st.Page(
+        "pages/unigram.py", title="Unigram LM", icon=":material/content_cut:", url_path="unigram"
+    ),
 ]
 
 page = st.navigation(LESSONS)

@@ -110,7 +110,9 @@ def corpus_editor(name: str, prefix: str) -> corpus.WordCounts | None:
         return None
 
 
-def step_slider(last: int, key: str = "step") -> int:
+def step_slider(
+    last: int, key: str = "step", label: str = "step (0 = before the first merge)"
+) -> int:
     """A step slider (bound to the URL) with previous/next buttons beside it."""
     if last < 1:
         st.session_state[key] = 0
@@ -138,7 +140,7 @@ def step_slider(last: int, key: str = "step") -> int:
         disabled=current >= last,
         width="stretch",
     )
-    return mid.slider("step (0 = before the first merge)", 0, last, key=key, bind="query-params")
+    return mid.slider(label, 0, last, key=key, bind="query-params")
 
 
 def chips(
@@ -211,9 +213,11 @@ TIES_HELP = (
 MARKERS = ("</w>", "\u2581")
 
 
-def corpus_select(col) -> str:
-    """The corpus choice, bound to the URL as ?corpus=NAME."""
-    name = col.selectbox("corpus", corpus_options(), key="corpus", bind="query-params")
+def corpus_select(col, default: str | None = None) -> str:
+    """The corpus choice, bound to the URL as ?corpus=NAME (`default` when the URL has none)."""
+    options = corpus_options()
+    index = options.index(default) if default in options else 0
+    name = col.selectbox("corpus", options, index=index, key="corpus", bind="query-params")
     col.caption(corpus_label(name))
     return name
 
@@ -339,7 +343,7 @@ def punct_on(prefix: str) -> bool:
     )
 
 
-def corpus_trace_step(name: str, prefix: str, train: Callable):
+def corpus_trace_step(name: str, prefix: str, train: Callable, label: str | None = None):
     """The corpus panel, the trained trace and the step slider: (wc, trace, i, step).
 
     Stops the page (after an st.error) when the corpus or the settings cannot be used.
@@ -355,7 +359,7 @@ def corpus_trace_step(name: str, prefix: str, train: Callable):
         st.stop()
     if trace.truncated:
         st.warning(trace.stop_reason)
-    i = step_slider(len(trace.steps))
+    i = step_slider(len(trace.steps), label=label) if label else step_slider(len(trace.steps))
     return wc, trace, i, (trace.steps[i - 1] if i else None)
 
 

@@ -30,6 +30,15 @@ LESSONS = [
         "count(b)), shown as exact fractions, and see where it disagrees with BPE. Encode by "
         "longest match first, and see why a whole word becomes [UNK].",
     ),
+    (
+        "pages/unigram.py",
+        "Unigram LM",
+        ":material/content_cut:",
+        "Work top-down: seed a big vocabulary, give every piece a probability, segment each "
+        "word with Viterbi, and prune the pieces whose removal costs the corpus least. The "
+        "course material's textbook variant with exact numbers, and real EM with expected "
+        "counts and the word lattice.",
+    ),
 ]
 
 st.subheader("Lessons")
@@ -38,10 +47,7 @@ for path, label, icon, text in LESSONS:
         st.page_link(path, label=label, icon=icon)
         st.write(text)
 
-st.caption(
-    "In preparation: Unigram LM (prunes a large "
-    "vocabulary), SaGe (context-aware pruning) and a side-by-side comparison."
-)
+st.caption("In preparation: SaGe (context-aware pruning) and a side-by-side comparison.")
 st.subheader("Share a view")
 st.write(
     "Every lesson keeps its choices in the address bar: copy the URL to reopen exactly the "

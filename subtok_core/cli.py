@@ -21,8 +21,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import bpe, corpus, export, wordpiece
+from . import bpe, corpus, export, unigram, wordpiece
 from .steps import Trace
+from .unigram_seed import SEEDS
 
 EXIT_ERROR = 2
 
@@ -61,6 +62,39 @@ def _add_train(commands) -> None:
     )
     _add_ties_and_output(wp_cmd, "add every step's scored pair table (and segmentations on toys)")
     wp_cmd.set_defaults(run=_run_train_wordpiece)
+    _add_unigram(algorithms)
+
+
+def _add_unigram(algorithms) -> None:
+    cmd = algorithms.add_parser("unigram", help="Unigram LM: prune a big seed vocabulary")
+    cmd.add_argument("--corpus", required=True, help="toy:NAME, sample:NAME or a .txt path")
+    cmd.add_argument("--variant", choices=unigram.VARIANTS, default="textbook")
+    cmd.add_argument("--vocab-size", type=int, help="stop at N pieces (default: the characters)")
+    seed = cmd.add_mutually_exclusive_group()
+    seed.add_argument("--seed", choices=SEEDS, default="all", help="textbook seed")
+    seed.add_argument(
+        "--strict", dest="seed", action="store_const", const="strict",
+        help="seed with strict substrings only, as the 001 slides",
+    )  # fmt: skip
+    cmd.add_argument("--seed-size", type=int, help="pieces in a 'frequent' (or EM) seed")
+    cmd.add_argument("--max-piece-len", type=int, help="longest seed piece, in characters")
+    cmd.add_argument("--log-base", choices=("e", "10"), default="e", help="textbook loss base")
+    cmd.add_argument(
+        "--prune-percent", type=float, default=10.0, help="textbook: %% pruned per round"
+    )
+    cmd.add_argument(
+        "--remove", action="append", default=[], metavar="PIECE",
+        help="textbook: remove this piece in the next round (repeat for later rounds)",
+    )  # fmt: skip
+    cmd.add_argument("--shrink", type=float, help="EM: share of pieces kept per round (0.75)")
+    cmd.add_argument("--em-iterations", type=int, help="EM: E/M pairs per round (2)")
+    cmd.add_argument(
+        "--split-punct", action="store_true", help="split punctuation off words before counting"
+    )
+    cmd.add_argument("--json", action="store_true", help="print the trace as JSON")
+    cmd.add_argument("--full", action="store_true", help="with --json: add frequencies")
+    cmd.add_argument("--out", metavar="FILE", help="save the trained model as JSON")
+    cmd.set_defaults(run=_run_train_unigram)
 
 
 def _add_corpus_and_size(cmd: argparse.ArgumentParser) -> None:
@@ -91,7 +125,8 @@ def _add_encode(commands) -> None:
     encode.add_argument(
         "--trace",
         action="store_true",
-        help="show each merge applied (BPE) or each longest-match attempt (WordPiece) per word",
+        help="show each merge applied (BPE), each longest-match attempt (WordPiece) or the "
+        "Viterbi path with log-probabilities (Unigram) per word",
     )
     encode.add_argument("text", nargs="+", help="the text to encode")
     encode.set_defaults(run=_run_encode)
@@ -139,6 +174,38 @@ def _run_train_wordpiece(args: argparse.Namespace) -> None:
     _report(trace, model, args, _score_table)
 
 
+def _run_train_unigram(args: argparse.Namespace) -> None:
+    """Train Unigram; one line per E, M and prune step.
+
+    >>> main(["train", "unigram", "--corpus", "toy:run-bug", "--strict", "--log-base", "10",
+    ...       "--vocab-size", "12", "--remove", "un"])
+      #  round  kind    pieces     loss  removed
+      1      1  E           13   66.109
+      2      1  M           13   66.109
+      3      1  prune       12   66.109  un
+      4      2  E           12   61.165
+    Reached the vocab size 12 asked for. Vocabulary: 12 symbols.
+    0
+    """
+    wc = corpus.load(args.corpus, split_punct=args.split_punct)
+    trace = unigram.trace_unigram(
+        wc, args.variant, args.vocab_size, args.seed, args.seed_size, args.max_piece_len,
+        args.prune_percent, tuple(args.remove), args.log_base, args.shrink, args.em_iterations,
+    )  # fmt: skip
+    model = unigram.model_from_trace(trace, split_punct=args.split_punct)
+    _report(trace, model, args, _unigram_table)
+
+
+def _unigram_table(trace: Trace) -> str:
+    lines = [f"{'#':>3}  round  kind    pieces  {'loss':>7}  removed"]
+    for step in trace.steps:
+        removed = ", ".join(step.removed[:8]) + (" ..." if len(step.removed) > 8 else "")
+        kind = step.kind.upper() if len(step.kind) == 1 else step.kind
+        line = f"{step.number:>3}  {step.round:>5}  {kind:<6}  {step.vocab_size:>6}  "
+        lines.append(f"{line}{step.loss:>7.3f}  {removed}".rstrip())
+    return "\n".join(lines)
+
+
 def _report(trace: Trace, model, args: argparse.Namespace, table) -> None:
     """Save the model, print the trace (JSON or a table), then say where it was saved."""
     if args.out:
@@ -170,6 +237,15 @@ def _score_table(trace: Trace) -> str:
 def _run_encode(args: argparse.Namespace) -> None:
     model = export.load_model(args.model)
     text = " ".join(args.text)
+    if isinstance(model, unigram.UnigramModel):
+        encoded = unigram.segment(model, text)
+        if args.trace:
+            for lattice in encoded.words:
+                path = " + ".join(f"{lattice.edges[i].piece} ({lattice.edges[i].logp:.3f})"
+                                  for i in lattice.best)  # fmt: skip
+                print(f"{lattice.word}: {path} = {lattice.best_logp:.3f}")
+        print(" ".join(encoded.pieces))
+        return
     if isinstance(model, wordpiece.WordPieceModel):
         encoded = wordpiece.segment(model, text)
         if args.trace:

@@ -237,6 +237,20 @@ def _toy_entry(name: str) -> dict:
     return _toys()[key]
 
 
+def toy_seed(name: str) -> tuple[tuple[tuple[str, int], ...], str] | None:
+    """The seed vocabulary (piece, frequency) a toy's source gives for Unigram, and where
+    it comes from; None when the toy has none.
+
+    >>> pieces, source = toy_seed("toy:hug-pug")
+    >>> pieces[:3], sum(f for _, f in pieces)
+    ((('h', 15), ('u', 36), ('g', 20)), 210)
+    """
+    if not is_toy(name) or "seed" not in _toy_entry(name):
+        return None
+    entry = _toy_entry(name)
+    return tuple((str(p), int(f)) for p, f in entry["seed"]), entry["seed_source"]
+
+
 def _read_path(path_str: str) -> str:
     path = Path(path_str)
     if not path.is_file():

@@ -18,13 +18,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import wordpiece
+from . import unigram, wordpiece
 from .bpe import MARKERS, BpeModel, BpeStep, model_from_trace
-from .steps import Trace
+from .steps import Trace, UnigramStep
+from .unigram import UnigramModel
 from .wordpiece import ScoredPair, WordPieceModel, WordPieceStep, fraction_text
 
 FORMAT_VERSION = 1  # bump when a saved model file changes shape
@@ -106,18 +108,61 @@ def _wordpiece_trace_model(trace: Trace) -> dict[str, Any]:
     return {"vocab": list(wordpiece.model_from_trace(trace).vocab)}
 
 
+def _unigram_step(step: UnigramStep, full: bool) -> dict[str, Any]:
+    """One E, M or prune step: the loss (in the run's log base), every probability, each
+    candidate's corpus loss without it, what was removed, and each word's best
+    segmentation with its probability. ``full`` adds the frequencies (EM: expected
+    counts). Compact traces keep only the most probable rows before the last step."""
+    out: dict[str, Any] = {
+        "number": step.number,
+        "round": step.round,
+        "kind": step.kind,
+        "loss": step.loss,
+        "vocab_size": step.vocab_size,
+        "probabilities": {row.piece: row.prob for row in step.vocab},
+        "removal_losses": dict(step.removal),
+        "removed": list(step.removed),
+        "note": step.note,
+    }
+    if step.segmentations is not None:
+        out["segmentations"] = {
+            w.word: [list(w.pieces), math.exp(w.logprob)] for w in step.segmentations
+        }
+    if full:
+        out["frequencies"] = {row.piece: row.freq for row in step.vocab}
+    return out
+
+
+def _unigram_start(trace: Trace) -> dict[str, Any]:
+    start = trace.start
+    return {
+        "words": list(start.words),
+        "counts": list(start.counts),
+        "alphabet": list(start.alphabet),
+        "seed": start.seed,
+        "frequencies": {row.piece: row.freq for row in start.vocab},
+    }
+
+
+def _unigram_trace_model(trace: Trace) -> dict[str, Any]:
+    return _unigram_to_dict(unigram.model_from_trace(trace))
+
+
 # Per algorithm: how a step, the start state and the final model become plain data.
 STEP_FIELDS: dict[str, Callable[[Any, bool], dict[str, Any]]] = {
     "bpe": _bpe_step,
     "wordpiece": _wordpiece_step,
+    "unigram": _unigram_step,
 }
 START_FIELDS: dict[str, Callable[[Trace], dict[str, Any]]] = {
     "bpe": _bpe_start,
     "wordpiece": _wordpiece_start,
+    "unigram": _unigram_start,
 }
 TRACE_MODEL: dict[str, Callable[[Trace], dict[str, Any]]] = {
     "bpe": _bpe_trace_model,
     "wordpiece": _wordpiece_trace_model,
+    "unigram": _unigram_trace_model,
 }
 
 
@@ -191,10 +236,32 @@ def merges_csv(trace: Trace) -> str:
     return buffer.getvalue()
 
 
+def unigram_steps_csv(trace: Trace) -> str:
+    """The steps of a Unigram trace as CSV: kind, round, vocab size, loss, pieces removed.
+
+    >>> from subtok_core.unigram import trace_unigram
+    >>> from subtok_core.corpus import load
+    >>> trace = trace_unigram(load("toy:run-bug"), seed="strict", vocab_size=12, log_base="10")
+    >>> print(unigram_steps_csv(trace), end="")
+    number,round,kind,vocab_size,loss,removed
+    1,1,e,13,66.10893,
+    2,1,m,13,66.10893,
+    3,1,prune,12,66.10893,ru
+    4,2,e,12,65.58267,
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["number", "round", "kind", "vocab_size", "loss", "removed"])
+    for step in trace.steps:
+        row = [step.number, step.round, step.kind, step.vocab_size, f"{step.loss:.5f}"]
+        writer.writerow([*row, " ".join(step.removed)])
+    return buffer.getvalue()
+
+
 # --- models ---------------------------------------------------------------------------
 
 
-Model = BpeModel | WordPieceModel
+Model = BpeModel | WordPieceModel | UnigramModel
 
 
 def model_to_dict(model: Model) -> dict[str, Any]:
@@ -208,6 +275,8 @@ def model_to_dict(model: Model) -> dict[str, Any]:
     """
     if isinstance(model, WordPieceModel):
         return _wordpiece_to_dict(model)
+    if isinstance(model, UnigramModel):
+        return _unigram_to_dict(model)
     return {
         "algorithm": "bpe",
         "format_version": FORMAT_VERSION,
@@ -230,6 +299,18 @@ def _wordpiece_to_dict(model: WordPieceModel) -> dict[str, Any]:
         "split_punct": model.split_punct,
         "alphabet": list(model.alphabet),
         "vocab": list(model.vocab),
+    }
+
+
+def _unigram_to_dict(model: UnigramModel) -> dict[str, Any]:
+    return {
+        "algorithm": "unigram",
+        "format_version": FORMAT_VERSION,
+        "marker": model.marker,
+        "split_punct": model.split_punct,
+        "alphabet": list(model.alphabet),
+        "vocab": list(model.pieces),
+        "logprobs": list(model.logprobs),
     }
 
 
@@ -273,10 +354,12 @@ def model_from_dict(data: Any, name: str = "the model") -> Model:
         raise ValueError(f"{name!r} is not a subtok model: it has no 'algorithm' field.")
     if data["algorithm"] == "wordpiece":
         return _wordpiece_from_dict(data, name)
+    if data["algorithm"] == "unigram":
+        return _unigram_from_dict(data, name)
     if data["algorithm"] != "bpe":
         raise ValueError(
-            f"{name!r} holds a {data['algorithm']!r} model; only BPE and WordPiece models load "
-            "here."
+            f"{name!r} holds a {data['algorithm']!r} model; only BPE, WordPiece and Unigram "
+            "models load here."
         )
     marker = data.get("marker")
     if marker not in MARKERS:
@@ -310,6 +393,25 @@ def _wordpiece_from_dict(data: dict, name: str) -> WordPieceModel:
     alphabet = _strings(data, "alphabet", name)
     vocab = _strings(data, "vocab", name)
     return WordPieceModel(vocab, alphabet, prefix, specials, split_punct, unk, limit)
+
+
+def _unigram_from_dict(data: dict, name: str) -> UnigramModel:
+    """Check a saved Unigram model field by field and rebuild it."""
+    marker = data.get("marker")
+    if marker not in ("none", "sow"):
+        raise ValueError(f"{name!r} has marker {marker!r}; a Unigram model has none or sow.")
+    split_punct = data.get("split_punct", False)
+    if not isinstance(split_punct, bool):
+        raise ValueError(f"{name!r} has split_punct {split_punct!r}; it should be true or false.")
+    vocab = _strings(data, "vocab", name)
+    logprobs = data.get("logprobs")
+    ok = isinstance(logprobs, list) and len(logprobs) == len(vocab)
+    if not ok or not all(isinstance(v, int | float) and v <= 0 for v in logprobs):
+        raise ValueError(
+            f"{name!r} is damaged: 'logprobs' should hold one log-probability (<= 0) per piece."
+        )
+    alphabet = _strings(data, "alphabet", name)
+    return UnigramModel(vocab, tuple(float(v) for v in logprobs), alphabet, marker, split_punct)
 
 
 def _strings(data: dict, field: str, name: str) -> tuple[str, ...]:

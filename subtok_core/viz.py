@@ -76,3 +76,114 @@ def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> a
         .properties(height=alt.Step(30))
     )
     return _style(chart)
+
+
+KIND_COLORS = {"E": BASE, "M": "#2ca02c", "prune": HIGHLIGHT}
+
+
+def loss_curve_chart(df: pd.DataFrame, current: int, title: str = "corpus loss") -> alt.LayerChart:
+    """The corpus loss after every step (x: step), points colored by the step's kind
+    (E, M, prune) and the current step ringed.
+
+    >>> df = pd.DataFrame({"step": [1, 2, 3], "loss": [66.1, 66.1, 61.2],
+    ...                    "kind": ["E", "M", "prune"]})
+    >>> spec = loss_curve_chart(df, current=2).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['line', 'point', 'point']
+    """
+    base = alt.Chart(df).encode(
+        x=alt.X("step:Q", title="step", axis=alt.Axis(tickMinStep=1)),
+        y=alt.Y("loss:Q", title=title, scale=alt.Scale(zero=False)),
+        tooltip=[alt.Tooltip(c) for c in df.columns],
+    )
+    line = base.mark_line(color="#9aa5b1")
+    kinds = alt.Scale(domain=list(KIND_COLORS), range=list(KIND_COLORS.values()))
+    points = base.mark_point(filled=True, size=90).encode(
+        color=alt.Color("kind:N", scale=kinds, legend=alt.Legend(title=None, orient="bottom"))
+    )
+    here = base.transform_filter(alt.datum.step == current).mark_point(
+        color="black", size=420, strokeWidth=2
+    )
+    return _style(alt.layer(line, points, here).properties(height=300))
+
+
+def lattice_chart(df: pd.DataFrame, show_posterior: bool = False) -> alt.LayerChart:
+    """A word's lattice: one bar per edge from its start to its end position (rows grouped
+    by start), labelled with the piece; edges on the Viterbi path red. With
+    `show_posterior`, an edge's opacity is its posterior (expected uses per occurrence).
+
+    `df` has columns start, end, piece, logp, posterior, best (bool), row.
+
+    >>> df = pd.DataFrame({"start": [0, 0, 1], "end": [1, 2, 2], "piece": ["r", "ru", "u"],
+    ...                    "logp": [-3.9, -3.9, -1.6], "posterior": [0.2, 0.8, 0.2],
+    ...                    "best": [False, True, False], "row": [0, 1, 2]})
+    >>> spec = lattice_chart(df, show_posterior=True).to_dict()
+    >>> spec["layer"][0]["encoding"]["opacity"]["field"]
+    'posterior'
+    """
+    top = int(df["end"].max()) if len(df) else 1
+    path = alt.Scale(domain=[True, False], range=[HIGHLIGHT, BASE])
+    base = alt.Chart(df).encode(
+        x=alt.X(
+            "start:Q",
+            title="position in the word",
+            scale=alt.Scale(domain=[0, top]),
+            axis=alt.Axis(tickMinStep=1),
+        ),  # fmt: skip
+        x2="end:Q",
+        y=alt.Y("row:O", axis=None),
+        tooltip=[
+            "piece:N",
+            "start:Q",
+            "end:Q",
+            alt.Tooltip("logp:Q", format=".4f"),
+            alt.Tooltip("posterior:Q", format=".4f"),
+            "best:N",
+        ],  # fmt: skip
+    )
+    bars = base.mark_bar(height=22, cornerRadius=4).encode(
+        color=alt.Color("best:N", scale=path, legend=alt.Legend(title="Viterbi path")),
+        opacity=alt.Opacity(
+            "posterior:Q", scale=alt.Scale(domain=[0, 1], range=[0.25, 1]), legend=None
+        )  # fmt: skip
+        if show_posterior
+        else alt.value(0.85),
+    )
+    text = base.mark_text(color="white", fontSize=FONT_SIZE, fontWeight="bold").encode(
+        x=alt.X("mid:Q"), text="label:N"
+    )
+    text = text.transform_calculate(
+        mid="(datum.start + datum.end) / 2",
+        label="datum.piece + ' ' + format(datum.logp, '.2f')",
+    )
+    return _style(alt.layer(bars, text).properties(height=alt.Step(28)))
+
+
+def removal_chart(df: pd.DataFrame, top: int = 20) -> alt.Chart:
+    """How much the loss would rise without each piece (smallest first); pruned pieces red.
+
+    `df` has columns piece, increase, status ("pruned" or "").
+
+    >>> df = pd.DataFrame({"piece": ["bu", "ru"], "increase": [0.0, 1.86],
+    ...                    "status": ["pruned", ""]})
+    >>> removal_chart(df).to_dict()["encoding"]["x"]["field"]
+    'increase'
+    """
+    shown = df.head(top).assign(status=lambda d: d["status"].replace("", "kept"))
+    color = alt.Color(
+        "status:N",
+        scale=alt.Scale(domain=["pruned", "kept"], range=[HIGHLIGHT, BASE]),
+        legend=alt.Legend(title=None, orient="bottom"),
+    )
+    chart = (
+        alt.Chart(shown)
+        .mark_bar()
+        .encode(
+            y=alt.Y("piece:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False)),
+            x=alt.X("increase:Q", title="loss increase if removed"),
+            color=color,
+            tooltip=["piece:N", alt.Tooltip("increase:Q", format=".4f"), "status:N"],
+        )
+        .properties(height=alt.Step(30))
+    )
+    return _style(chart)

@@ -1,0 +1,387 @@
+"""The Unigram LM lesson: E, M and prune steps, Viterbi, the lattice, removal losses."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from pages import _widgets as w
+from subtok_core import export, lattice, unigram, viz
+from subtok_core.unigram_seed import SEED_TEXT, SEEDS
+from subtok_core.unigram_textbook import LOG_BASES, rounded_loss
+
+VARIANT_TEXT = {
+    "textbook": "Textbook (course material 001, 004 and the Hugging Face course)",
+    "em": "EM (Kudo 2018, as SentencePiece trains)",
+}
+KIND_TITLE = {
+    "textbook": {
+        "e": "E-step: probabilities and best segmentations",
+        "m": "M-step: the loss each removal would cause",
+        "prune": "Prune",
+    },
+    "em": {
+        "e": "E-step: expected counts over all segmentations",
+        "m": "M-step: probabilities from expected counts",
+        "prune": "Prune",
+    },
+}
+SAMPLE_SIZE = 2000  # target vocab size on real samples when the student leaves 0
+LIST_MAX_CHARS = 10  # every segmentation is listed only for words this short
+
+
+def choices_from_url() -> tuple[str, ...]:
+    """The student's removals per round, kept in the URL as ?remove=un,,bu ('' = automatic)."""
+    text = st.query_params.get("remove", "")
+    return tuple(text.split(",")) if text else ()
+
+
+def controls():
+    """Every choice of the page; returns (name, variant, params for trace_unigram)."""
+    c1, c2, c3, c4 = st.columns([3, 2, 1, 1])
+    name = w.corpus_select(c1, default="toy:run-bug")
+    variant = c2.selectbox(
+        "variant",
+        unigram.VARIANTS,
+        format_func=VARIANT_TEXT.get,
+        key="variant",
+        bind="query-params",
+    )
+    size = int(
+        c3.number_input(
+            "target vocab size",
+            0,
+            100_000,
+            0,
+            key="size",
+            bind="query-params",
+            help=f"0: prune down to the characters (on a real sample: {SAMPLE_SIZE}).",
+        )
+    )
+    base = c4.selectbox(
+        "log base",
+        list(LOG_BASES),
+        index=1,
+        key="base",
+        bind="query-params",
+        help="The 001 slides use log base 10, the 004 blog the natural log (e).",
+        disabled=variant == "em",
+    )
+    with st.expander("Seed and pruning settings"):
+        params = settings(variant)
+    params.update(variant=variant, log_base=base if variant == "textbook" else "e")
+    params["vocab_size"] = size or None
+    if size == 0 and name.startswith("sample:"):
+        params["vocab_size"] = SAMPLE_SIZE
+    return name, variant, params
+
+
+def settings(variant: str) -> dict:
+    s1, s2, s3 = st.columns(3)
+    if variant == "em":
+        return {
+            "seed_size": int(
+                s1.number_input("seed size", 10, 1_000_000, 100_000, key="unigram_ss")
+            ),
+            "shrinking_factor": s2.slider(
+                "shrinking factor", 0.5, 0.95, 0.75, key="unigram_shrink"
+            ),
+            "em_iterations": int(
+                s3.number_input("EM iterations per round", 1, 10, 2, key="unigram_em")
+            ),
+        }
+    seed = s1.selectbox(
+        "seed vocabulary",
+        SEEDS,
+        format_func=lambda k: f"{k}: {SEED_TEXT[k]}",
+        key="seed",
+        bind="query-params",
+    )
+    longest = int(s2.number_input("longest seed piece (0 = no limit)", 0, 50, 0, key="unigram_len"))
+    out = {
+        "seed": seed,
+        "max_piece_len": longest or None,
+        "prune_percent": s3.slider("prune % per round", 1, 50, 10, key="unigram_pct"),
+        "choices": choices_from_url(),
+    }
+    if seed == "frequent":
+        out["seed_size"] = int(s1.number_input("seed size", 1, 100_000, 5000, key="unigram_ss"))
+    return out
+
+
+def trained(wc, params: dict):
+    key = ("unigram", wc, tuple(sorted(params.items())))
+    return w.trace_store().get(
+        key, lambda report: unigram.trace_unigram(wc, progress=report, **params), "Training:"
+    )
+
+
+def vocab_frame(record, removed: set[str], variant: str) -> pd.DataFrame:
+    freq = "expected count" if variant == "em" else "frequency"
+    rows = [
+        {
+            "piece": r.piece,
+            freq: r.freq,
+            "probability": r.prob,
+            "status": "pruned" if r.piece in removed else "",
+        }
+        for r in record.vocab
+    ]
+    return pd.DataFrame(rows, columns=["piece", freq, "probability", "status"])
+
+
+def removal_frame(step, before: float) -> pd.DataFrame:
+    """The removal table of an M or prune step; `before` is the loss the increases are from."""
+    rows = [
+        {
+            "piece": piece,
+            "loss without it": loss,
+            "increase": max(loss - before, 0.0),
+            "status": "pruned" if piece in step.removed else "",
+        }
+        for piece, loss in step.removal
+    ]
+    return pd.DataFrame(rows, columns=["piece", "loss without it", "increase", "status"])
+
+
+def style_pruned(df: pd.DataFrame):
+    red = "background-color: #ffd6d6; font-weight: bold"
+    return df.style.apply(lambda row: [red if row["status"] else ""] * len(row), axis=1)
+
+
+def loss_curve(trace, i: int, variant: str) -> None:
+    rows = [
+        {
+            "step": s.number,
+            "loss": s.loss,
+            "kind": s.kind.upper() if len(s.kind) == 1 else s.kind,
+            "round": s.round,
+            "pieces": s.vocab_size,
+        }
+        for s in trace.steps
+    ]
+    title = "-log-likelihood (nats)" if variant == "em" else f"loss (log base {base_of(trace)})"
+    st.subheader("The loss over the steps")
+    st.altair_chart(viz.loss_curve_chart(pd.DataFrame(rows), i, title), width="stretch")
+
+
+def base_of(trace) -> str:
+    return trace.param("log_base")
+
+
+def segmentations_panel(record, trace, i: int) -> None:
+    """Each word's best segmentation, its probability and its share of the loss."""
+    scale = 1 / math.log(LOG_BASES[base_of(trace)])
+    st.subheader("Best segmentation of each word" + (f" after step {i}" if i else ""))
+    if record.segmentations is None:
+        st.caption("On a real sample the steps keep no segmentations; see the lattice below.")
+        return
+    rows = [
+        {
+            "word": s.word,
+            "count": s.count,
+            "segmentation": " ".join(s.pieces),
+            "P(segmentation)": math.exp(s.logprob),
+            "count x -log P": -s.count * s.logprob * scale,
+            "tied": s.ties,
+        }
+        for s in record.segmentations
+    ]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, column_config=_float_format())
+    if any(s.ties for s in record.segmentations):
+        st.caption(
+            "tied: other segmentations with exactly the same probability. The one whose last "
+            "piece starts latest wins (ru n rather than r un), as the course material picks."
+        )
+
+
+def _float_format() -> dict:
+    return {
+        c: st.column_config.NumberColumn(format="%.6g")
+        for c in ("P(segmentation)", "probability", "expected count")
+    }
+
+
+def rounding_note(trace, record) -> None:
+    """Where the 001 slides round, say what exact arithmetic gives instead (both computed)."""
+    if trace.param("variant") != "textbook" or record.segmentations is None:
+        return
+    slides = rounded_loss(record, base_of(trace))
+    if slides is not None and abs(slides - record.loss) >= 5e-4:
+        st.caption(
+            f"The 001 slides round every probability to 4 digits before multiplying, which "
+            f"gives a loss of {slides:.3f}; computed exactly, as here, it is {record.loss:.3f}."
+        )
+
+
+def all_segmentations_panel(record, word: str) -> None:
+    logp = {r.piece: math.log(r.prob) for r in record.vocab if r.prob > 0}
+    if len(word) > LIST_MAX_CHARS:
+        st.caption(f"Words longer than {LIST_MAX_CHARS} characters have too many to list.")
+        return
+    segs = lattice.all_segmentations(word, logp, limit=200)
+    rows = sorted(
+        (
+            {"segmentation": " ".join(s), "P": math.exp(lattice.segmentation_logp(s, logp))}
+            for s in segs
+        ),
+        key=lambda r: -r["P"],
+    )
+    st.write(f"**Every segmentation of {word}** ({len(rows)}), most probable first:")
+    st.dataframe(
+        pd.DataFrame(rows),
+        hide_index=True,
+        column_config={"P": st.column_config.NumberColumn(format="%.8f")},
+    )
+
+
+def lattice_panel(trace, i: int, record, variant: str) -> None:
+    st.subheader("The lattice of a word")
+    words = list(trace.start.words)
+    word = st.text_input("word", words[0], key="unigram_word")
+    try:
+        model = unigram.model_from_trace(trace, i)
+    except ValueError:  # compact steps keep only the top rows: show the final model
+        model = unigram.model_from_trace(trace)
+        st.caption(
+            "This step keeps only its most probable pieces: the lattice uses the final model."
+        )
+    try:
+        lat = unigram.encode_word(model, word.strip() or words[0])
+    except ValueError as err:
+        st.error(str(err))
+        return
+    frame = lattice_frame(lat)
+    st.altair_chart(viz.lattice_chart(frame, variant == "em"), width="stretch")
+    best = " ".join(lat.pieces)
+    st.write(
+        f"Positions 0 to {len(lat.word)} are the nodes; each bar is a piece of the vocabulary "
+        f"with its log-probability. Viterbi path (red): **{best}**, log P = {lat.best_logp:.4f}; "
+        f"all segmentations together: log P = {lat.total_logp:.4f}."
+    )
+    columns = ["piece", "start", "end", "logp", "best"] + (["posterior"] if variant == "em" else [])
+    st.dataframe(frame[columns], hide_index=True)
+    if variant == "em":
+        st.caption(
+            "posterior: the expected number of times the piece is used in one occurrence "
+            "of the word, summed over every segmentation weighted by its probability."
+        )
+    if model.marker == "none":
+        all_segmentations_panel(record, lat.word)
+
+
+def lattice_frame(lat) -> pd.DataFrame:
+    on_path = set(lat.best)
+    rows = [
+        {
+            "piece": e.piece,
+            "start": e.start,
+            "end": e.end,
+            "logp": e.logp,
+            "posterior": e.posterior,
+            "best": k in on_path,
+            "row": k,
+        }
+        for k, e in enumerate(lat.edges)
+    ]
+    return pd.DataFrame(rows)
+
+
+def pick_panel(trace, step) -> None:
+    """At an M-step of the textbook variant, the student can choose the piece to remove."""
+    if trace.param("variant") != "textbook" or step.kind != "m":
+        return
+    choices = list(choices_from_url())
+    pieces = [piece for piece, _ in step.removal]
+    pick = st.selectbox(
+        "Remove another piece this round",
+        pieces,
+        index=None,
+        key=f"unigram_pick_{step.round}",
+        placeholder="pick a piece",
+    )
+    if pick is not None and st.button("Remove it", key=f"unigram_remove_{step.round}"):
+        choices = (choices + [""] * step.round)[: step.round]
+        choices[step.round - 1] = pick
+        st.query_params["remove"] = ",".join(choices)
+        st.rerun()
+    if choices and st.button("Back to automatic pruning", key="unigram_auto"):
+        del st.query_params["remove"]
+        st.rerun()
+
+
+def step_view(trace, i: int, step, variant: str) -> None:
+    record = step or trace.start
+    removed = set(step.removed) if step else set()
+    left, right = st.columns([2, 3])
+    with left:
+        st.subheader(f"Vocabulary ({record.vocab_size if step else len(record.vocab):,} pieces)")
+        table = vocab_frame(record, removed, variant)
+        st.dataframe(
+            style_pruned(table),
+            hide_index=True,
+            height=min(460, 38 + 35 * len(table)),
+            column_config=_float_format(),
+        )
+        if trace.compact and step is not None and len(record.vocab) < record.vocab_size:
+            st.caption("On a real sample each step keeps only its most probable pieces.")
+    with right:
+        if step is not None and step.removal:
+            removal_panel(trace, step)
+            pick_panel(trace, step)
+        segmentations_panel(record, trace, i)
+        if step is not None:
+            rounding_note(trace, step)
+
+
+def removal_panel(trace, step) -> None:
+    st.subheader("Loss without each piece")
+    before = step.loss if step.kind == "m" else trace.steps[step.number - 2].loss
+    frame = removal_frame(step, before)
+    st.dataframe(style_pruned(frame), hide_index=True, height=min(360, 38 + 35 * len(frame)))
+    st.altair_chart(viz.removal_chart(frame), width="stretch")
+
+
+def downloads(trace) -> None:
+    st.subheader("Download")
+    left, right = st.columns(2)
+    left.download_button(
+        "steps (CSV)",
+        lambda: export.unigram_steps_csv(trace),
+        "unigram_steps.csv",
+        "text/csv",
+        key="unigram_dl_csv",
+        on_click="ignore",
+    )
+    right.download_button(
+        "whole trace (JSON)",
+        lambda: export.trace_to_json(trace, full=True),
+        "unigram_trace.json",
+        "application/json",
+        key="unigram_dl_json",
+        on_click="ignore",
+    )
+
+
+w.ensure_navigation()
+st.title("Unigram language model")
+st.write(
+    "Unigram works top-down: it starts from a big vocabulary and prunes the pieces whose "
+    "loss the corpus likelihood would miss least (Kudo, 2018; worked examples from 001 and "
+    "004 of the course material)."
+)
+name, variant, params = controls()
+st.caption(f"Variant: **{VARIANT_TEXT[variant]}**.")
+wc, trace, i, step = w.corpus_trace_step(
+    name, "unigram", lambda wc: trained(wc, params), "step (0 = the seed vocabulary)"
+)
+if step is None:
+    st.info(f"{trace.start.seed} Move the slider to run the first E-step.")
+else:
+    st.info(f"Round {step.round}, {KIND_TITLE[variant][step.kind]}. {step.note}")
+step_view(trace, i, step, variant)
+loss_curve(trace, i, variant)
+lattice_panel(trace, i, step or trace.start, variant)
+downloads(trace)

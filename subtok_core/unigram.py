@@ -1,0 +1,218 @@
+"""Unigram LM: start from a big vocabulary and prune the pieces the likelihood misses least.
+
+Two variants share the step records (steps.UnigramStep, kinds "e", "m", "prune"):
+
+- ``textbook`` (unigram_textbook): the course material's simplification. Probabilities
+  are substring frequencies over their total, the loss counts only each word's best
+  segmentation, removal losses keep the other probabilities as they are.
+- ``em`` (unigram_em): Kudo (2018) as SentencePiece trains it. Expected counts over all
+  segmentations (forward-backward), maximum-likelihood re-estimation, pruning by the
+  likelihood each piece would cost, words marked with ``▁`` at their start.
+
+Worked example (004, `toy:hug-pug`, the blog's seed, natural log):
+
+>>> from subtok_core.corpus import load
+>>> trace = trace_unigram(load("toy:hug-pug"), seed="given", vocab_size=14)
+>>> first = trace.steps[0]
+>>> round(first.loss, 3), first.segmentations[1].pieces
+(169.803, ('pu', 'g'))
+>>> model = model_from_trace(trace)
+>>> segment(model, "hugs pun").pieces
+['hug', 's', 'pu', 'n']
+
+Ties: see lattice.viterbi (the latest-starting last piece wins) and unigram_textbook.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from . import corpus
+from .corpus import WordCounts
+from .lattice import UNK, WordLattice, word_lattice
+from .steps import SegmentTrace, Span, Trace, UnigramStep
+from .unigram_seed import SEED_TEXT, seed_rows
+from .unigram_textbook import TextbookRun
+
+VARIANTS = ("textbook", "em")
+SOW = "\u2581"  # ▁, SentencePiece's word-start symbol
+SNAPSHOT_MAX_WORDS = 400  # corpora with more distinct words get compact steps
+TEXTBOOK_MAX_WORDS = 12_000  # the textbook variant re-segments words piece by piece,
+TEXTBOOK_MAX_SEED = 25_000  # so it is kept to corpora and seeds of this size
+UNK_PENALTY = 10.0  # an unknown character costs this much below the rarest piece (nats)
+
+
+@dataclass(frozen=True, slots=True)
+class UnigramModel:
+    """Pieces with their log-probabilities (natural log); ``marker`` is "none" or "sow"."""
+
+    pieces: tuple[str, ...]
+    logprobs: tuple[float, ...]
+    alphabet: tuple[str, ...]
+    marker: str = "none"
+    split_punct: bool = False
+
+    @property
+    def vocab(self) -> tuple[str, ...]:
+        return self.pieces
+
+
+def _run(wc: WordCounts, variant: str, snapshot: bool | None, params: dict):
+    """The run object of a variant (TextbookRun or unigram_em.EmRun)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"Unknown variant {variant!r}; choose textbook or em.")
+    if not wc.words:
+        raise ValueError("The corpus is empty: there is no word to learn pieces from.")
+    snap = len(wc) <= SNAPSHOT_MAX_WORDS if snapshot is None else snapshot
+    if variant == "em":
+        from .unigram_em import EmRun  # numpy-heavy; only the EM variant needs it
+
+        keys = ("vocab_size", "seed_size", "shrinking_factor", "em_iterations", "max_piece_len")
+        return EmRun(wc, snapshot=snap, **{k: params[k] for k in keys if params[k] is not None})
+    if len(wc) > TEXTBOOK_MAX_WORDS:
+        raise ValueError(
+            f"The textbook variant re-segments every word for every piece, so it takes at "
+            f"most {TEXTBOOK_MAX_WORDS} distinct words; this corpus has {len(wc)}. Use the "
+            "EM variant (as SentencePiece) for real samples."
+        )
+    seed = params["seed"]
+    rows = seed_rows(wc, seed, params["max_piece_len"], params["seed_size"])
+    if len(rows) > TEXTBOOK_MAX_SEED:
+        raise ValueError(
+            f"This seed has {len(rows)} pieces; the textbook variant takes at most "
+            f"{TEXTBOOK_MAX_SEED}. Choose the most frequent substrings with a seed size, or a "
+            "maximum piece length."
+        )
+    return TextbookRun(
+        wc, rows, params["vocab_size"], params["prune_percent"], params["choices"],
+        params["log_base"], snap, _seed_sentence(wc, seed, len(rows)),
+    )  # fmt: skip
+
+
+def _seed_sentence(wc: WordCounts, seed: str, size: int) -> str:
+    text = f"Seed: {SEED_TEXT[seed]}, {size} pieces"
+    if seed == "given":
+        text += f" (source: {corpus.toy_seed(wc.name)[1]})"
+    return text + "."
+
+
+def _params(variant, vocab_size, seed, seed_size, max_piece_len, prune_percent, choices,
+            log_base, shrinking_factor, em_iterations) -> dict:  # fmt: skip
+    return {
+        "variant": variant, "vocab_size": vocab_size, "seed": seed, "seed_size": seed_size,
+        "max_piece_len": max_piece_len, "prune_percent": prune_percent,
+        "choices": tuple(choices), "log_base": log_base if variant == "textbook" else "e",
+        "shrinking_factor": shrinking_factor, "em_iterations": em_iterations,
+    }  # fmt: skip
+
+
+def iter_unigram(
+    wc: WordCounts,
+    variant: str = "textbook",
+    vocab_size: int | None = None,
+    seed: str = "all",
+    seed_size: int | None = None,
+    max_piece_len: int | None = None,
+    prune_percent: float = 10.0,
+    choices: tuple[str, ...] = (),
+    log_base: str = "e",
+    shrinking_factor: float | None = None,
+    em_iterations: int | None = None,
+    snapshot: bool | None = None,
+) -> Iterator[UnigramStep]:
+    """Yield every E, M and prune step until the vocab size is reached.
+
+    Textbook: ``seed`` (strict/all/frequent/given), ``prune_percent`` of the candidates
+    per round, ``choices`` the piece to remove in round 1, 2, ... (the student's picks),
+    ``log_base`` "e" or "10". EM: ``seed_size``, ``shrinking_factor``, ``em_iterations``.
+    Ties: see the module docstring.
+    """
+    params = _params(variant, vocab_size, seed, seed_size, max_piece_len, prune_percent,
+                     choices, log_base, shrinking_factor, em_iterations)  # fmt: skip
+    yield from _run(wc, variant, snapshot, params).steps()
+
+
+def trace_unigram(
+    wc: WordCounts,
+    variant: str = "textbook",
+    vocab_size: int | None = None,
+    seed: str = "all",
+    seed_size: int | None = None,
+    max_piece_len: int | None = None,
+    prune_percent: float = 10.0,
+    choices: tuple[str, ...] = (),
+    log_base: str = "e",
+    shrinking_factor: float | None = None,
+    em_iterations: int | None = None,
+    snapshot: bool | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Trace:
+    """Run to the end and keep the seed, every step and why it stopped."""
+    params = _params(variant, vocab_size, seed, seed_size, max_piece_len, prune_percent,
+                     choices, log_base, shrinking_factor, em_iterations)  # fmt: skip
+    run = _run(wc, variant, snapshot, params)
+    goal = getattr(run, "expected_steps", 0)
+    steps = []
+    for step in run.steps():
+        steps.append(step)
+        if progress:
+            progress(len(steps), max(goal, len(steps)))
+    compact = steps[0].segmentations is None if steps else True
+    return Trace(
+        "unigram", tuple(params.items()), run.start, tuple(steps), run.truncated,
+        run.stop_reason, compact,
+    )  # fmt: skip
+
+
+def model_from_trace(trace: Trace, upto: int | None = None, split_punct: bool = False):
+    """The model after the first `upto` steps (all of them by default; 0 is the seed)."""
+    upto = len(trace.steps) if upto is None else upto
+    record = trace.start if upto == 0 else trace.steps[upto - 1]
+    size = record.vocab_size if upto else len(record.vocab)
+    if len(record.vocab) < size:
+        raise ValueError(
+            f"Step {upto} of this run keeps only its {len(record.vocab)} most probable pieces; "
+            "the whole model is kept for the last step."
+        )
+    marker = "sow" if trace.param("variant") == "em" else "none"
+    pieces = tuple(row.piece for row in record.vocab)
+    logprobs = tuple(math.log(row.prob) if row.prob > 0 else -math.inf for row in record.vocab)
+    return UnigramModel(pieces, logprobs, trace.start.alphabet, marker, split_punct)
+
+
+def train_unigram(wc: WordCounts, variant: str = "textbook", **params) -> UnigramModel:
+    """Train to the end and keep the model (pieces and their log-probabilities)."""
+    return model_from_trace(trace_unigram(wc, variant, **params))
+
+
+def encode_word(model: UnigramModel, word: str) -> WordLattice:
+    """The lattice of one word: every edge, its posterior and the Viterbi path.
+
+    A character in no piece becomes [UNK], priced below the rarest piece.
+    """
+    logp = dict(zip(model.pieces, model.logprobs, strict=True))
+    unk = min(logp.values(), default=0.0) - UNK_PENALTY
+    marked = SOW + word if model.marker == "sow" else word
+    return word_lattice(marked, logp, unk_logp=unk)
+
+
+def segment(model: UnigramModel, text: str) -> SegmentTrace:
+    """Encode a text word by word with Viterbi; each word keeps its lattice."""
+    words = corpus.split_words(text, model.split_punct)
+    spans: list[Span] = []
+    lattices = []
+    offset = 0
+    shift = 1 if model.marker == "sow" else 0  # ▁ covers no character of the text
+    for word in words:
+        begin = text.index(word, offset)
+        lattice = encode_word(model, word)
+        for index in lattice.best:
+            edge = lattice.edges[index]
+            start, end = max(edge.start - shift, 0), edge.end - shift
+            piece = UNK if edge.piece == UNK else edge.piece
+            spans.append(Span(piece, begin + start, begin + end))
+        lattices.append(lattice)
+        offset = begin + len(word)
+    return SegmentTrace(text, tuple(spans), tuple(lattices))
