@@ -117,7 +117,8 @@ def step_slider(
     if last < 1:
         st.session_state[key] = 0
         return 0
-    current = min(int(st.session_state.get(key, 0) or 0), last)
+    # on the first run of a deep link the value is still only in the URL
+    current = min(int(st.session_state.get(key, st.query_params.get(key, 0)) or 0), last)
     st.session_state[key] = current
 
     def move(by: int) -> None:

@@ -32,10 +32,21 @@ SAMPLE_SIZE = 2000  # target vocab size on real samples when the student leaves 
 LIST_MAX_CHARS = 10  # every segmentation is listed only for words this short
 
 
-def choices_from_url() -> tuple[str, ...]:
-    """The student's removals per round, kept in the URL as ?remove=un,,bu ('' = automatic)."""
-    text = st.query_params.get("remove", "")
-    return tuple(text.split(",")) if text else ()
+def student_choices() -> tuple[str, ...]:
+    """The student's removal per round ('' = automatic), kept in the session and in the URL
+    as ?remove=un,,bu so that a link reproduces them."""
+    if "unigram_choices" not in st.session_state:
+        text = st.query_params.get("remove", "")
+        st.session_state["unigram_choices"] = tuple(text.split(",")) if text else ()
+    return st.session_state["unigram_choices"]
+
+
+def set_choices(choices: tuple[str, ...]) -> None:
+    st.session_state["unigram_choices"] = choices
+    if choices:
+        st.query_params["remove"] = ",".join(choices)
+    elif "remove" in st.query_params:
+        del st.query_params["remove"]
 
 
 def controls():
@@ -104,7 +115,7 @@ def settings(variant: str) -> dict:
         "seed": seed,
         "max_piece_len": longest or None,
         "prune_percent": s3.slider("prune % per round", 1, 50, 10, key="unigram_pct"),
-        "choices": choices_from_url(),
+        "choices": student_choices(),
     }
     if seed == "frequent":
         out["seed_size"] = int(s1.number_input("seed size", 1, 100_000, 5000, key="unigram_ss"))
@@ -293,7 +304,6 @@ def pick_panel(trace, step) -> None:
     """At an M-step of the textbook variant, the student can choose the piece to remove."""
     if trace.param("variant") != "textbook" or step.kind != "m":
         return
-    choices = list(choices_from_url())
     pieces = [piece for piece, _ in step.removal]
     pick = st.selectbox(
         "Remove another piece this round",
@@ -302,14 +312,17 @@ def pick_panel(trace, step) -> None:
         key=f"unigram_pick_{step.round}",
         placeholder="pick a piece",
     )
-    if pick is not None and st.button("Remove it", key=f"unigram_remove_{step.round}"):
-        choices = (choices + [""] * step.round)[: step.round]
-        choices[step.round - 1] = pick
-        st.query_params["remove"] = ",".join(choices)
-        st.rerun()
-    if choices and st.button("Back to automatic pruning", key="unigram_auto"):
-        del st.query_params["remove"]
-        st.rerun()
+    if pick is not None:
+        mine = (list(student_choices()) + [""] * step.round)[: step.round]
+        mine[step.round - 1] = pick
+        st.button(
+            "Remove it",
+            key=f"unigram_remove_{step.round}",
+            on_click=set_choices,
+            args=(tuple(mine),),
+        )
+    if student_choices():
+        st.button("Back to automatic pruning", key="unigram_auto", on_click=set_choices, args=((),))
 
 
 def step_view(trace, i: int, step, variant: str) -> None:
@@ -331,8 +344,14 @@ def step_view(trace, i: int, step, variant: str) -> None:
         if step is not None and step.removal:
             removal_panel(trace, step)
             pick_panel(trace, step)
-        segmentations_panel(record, trace, i)
-        if step is not None:
+        if step is None:
+            st.subheader("The words")
+            st.write(
+                "The seed has no probabilities yet: the first E-step gives them, and "
+                "with them each word's best segmentation."
+            )
+        else:
+            segmentations_panel(step, trace, i)
             rounding_note(trace, step)
 
 
@@ -340,8 +359,20 @@ def removal_panel(trace, step) -> None:
     st.subheader("Loss without each piece")
     before = step.loss if step.kind == "m" else trace.steps[step.number - 2].loss
     frame = removal_frame(step, before)
-    st.dataframe(style_pruned(frame), hide_index=True, height=min(360, 38 + 35 * len(frame)))
-    st.altair_chart(viz.removal_chart(frame), width="stretch")
+    three = st.column_config.NumberColumn(format="%.3f")
+    st.dataframe(
+        style_pruned(frame),
+        hide_index=True,
+        height=min(360, 38 + 35 * len(frame)),
+        column_config={"loss without it": three, "increase": three},
+    )
+    if frame["increase"].max() > 0:
+        st.altair_chart(viz.removal_chart(frame), width="stretch")
+    else:
+        st.caption(
+            "Every removal leaves the loss as it is: each word has another segmentation "
+            "that is just as probable."
+        )
 
 
 def downloads(trace) -> None:
@@ -380,7 +411,8 @@ wc, trace, i, step = w.corpus_trace_step(
 if step is None:
     st.info(f"{trace.start.seed} Move the slider to run the first E-step.")
 else:
-    st.info(f"Round {step.round}, {KIND_TITLE[variant][step.kind]}. {step.note}")
+    st.subheader(f"Round {step.round} · {KIND_TITLE[variant][step.kind]}")
+    st.info(step.note)
 step_view(trace, i, step, variant)
 loss_curve(trace, i, variant)
 lattice_panel(trace, i, step or trace.start, variant)

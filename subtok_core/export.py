@@ -406,7 +406,8 @@ def _unigram_from_dict(data: dict, name: str) -> UnigramModel:
     vocab = _strings(data, "vocab", name)
     logprobs = data.get("logprobs")
     ok = isinstance(logprobs, list) and len(logprobs) == len(vocab)
-    if not ok or not all(isinstance(v, int | float) and v <= 0 for v in logprobs):
+    numbers = ok and all(isinstance(v, int | float) and not isinstance(v, bool) for v in logprobs)
+    if not numbers or not all(v <= 0 for v in logprobs):
         raise ValueError(
             f"{name!r} is damaged: 'logprobs' should hold one log-probability (<= 0) per piece."
         )

@@ -58,7 +58,7 @@ class TextbookRun:
         if not 0 < prune_percent <= 100:
             raise ValueError(f"Prune between 0 and 100 % per round, not {prune_percent} %.")
         self.wc, self.snapshot, self.choices = wc, snapshot, tuple(choices)
-        self.freq = dict(rows)
+        self.seed, self.freq = tuple(rows), dict(rows)
         self.alphabet = tuple(dict.fromkeys(ch for w in wc.words for ch in w))
         self.target = len(self.alphabet) if vocab_size is None else vocab_size
         if self.target < len(self.alphabet):
@@ -140,6 +140,7 @@ class TextbookRun:
         )  # fmt: skip
 
     def steps(self) -> Iterator[UnigramStep]:
+        self.freq = dict(self.seed)  # every call starts again from the seed
         number, round_no = 0, 1
         while True:
             logp = self._logp()
@@ -205,7 +206,8 @@ def _ties(word: str, best_lp: float, logp: dict[str, float]) -> int:
 
 def rounded_loss(step: UnigramStep, log_base: str, digits: int = 4) -> float | None:
     """The loss of a step as the 001 slides compute it: every probability rounded to
-    `digits` decimals before the products (None when the step keeps no segmentations).
+    `digits` decimals before the products (None when the step keeps no segmentations or
+    a piece's probability rounds to 0).
 
     >>> from subtok_core.corpus import load
     >>> from subtok_core.unigram_seed import seed_rows
@@ -217,6 +219,8 @@ def rounded_loss(step: UnigramStep, log_base: str, digits: int = 4) -> float | N
     if step.segmentations is None:
         return None
     prob = {row.piece: round(row.prob, digits) for row in step.vocab}
+    if any(prob[p] == 0 for w in step.segmentations for p in w.pieces):
+        return None  # a probability that rounds to 0 makes the rounded loss infinite
     base = LOG_BASES[log_base]
     return sum(
         w.count * -math.log(math.prod(prob[p] for p in w.pieces), base) for w in step.segmentations

@@ -39,3 +39,23 @@ def test_wordpiece_deep_link_shows_the_tie_at_one_quarter(page: Page, app_url: s
     expect(page.get_by_text("Merge 3: (##e, ##d) scores 1/1")).to_be_visible(timeout=30_000)
     expect(page).to_have_url(re.compile(r"step=3"))
     expect(page.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()
+
+
+def test_unigram_deep_link_opens_the_m_step_and_the_choice_goes_to_the_url(
+    page: Page, app_url: str
+):
+    page.goto(f"{app_url}/unigram?corpus=toy:run-bug&step=2")
+    settle(page)
+    expect(page.get_by_text("Round 1 · M-step: the loss each removal would cause")).to_be_visible(
+        timeout=30_000
+    )
+    expect(page.get_by_text("smallest increase: ru (+0.000), tied with un")).to_be_visible()
+    page.get_by_role("combobox", name="Remove another piece this round").click()
+    page.locator("[role=option]").filter(has_text=re.compile(r"^un$")).click()
+    settle(page)
+    page.get_by_role("button", name="Remove it").click()
+    settle(page)
+    expect(page).to_have_url(re.compile(r"remove=un"))
+    page.get_by_role("button", name="next ▶").click()
+    expect(page.get_by_text("Pruned un (chosen by you)")).to_be_visible(timeout=30_000)
+    expect(page.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()

@@ -112,7 +112,8 @@ def test_model_to_dict_fields():
         (b"\x00\x9f\xff garbage", "cannot be read"),
         (b"not json at all", "not JSON"),
         (b"[1, 2, 3]", "no 'algorithm'"),
-        (b'{"algorithm": "unigram"}', "only BPE"),
+        (b'{"algorithm": "sage"}', "only BPE, WordPiece and Unigram"),
+        (b'{"algorithm": "unigram"}', "a Unigram model has none or sow"),
         (b'{"algorithm": "bpe", "marker": "eow", "alphabet": [], "vocab": []}', "merges"),
         (
             b'{"algorithm": "bpe", "marker": "eow", "alphabet": ["a"], "vocab": ["a"],'

@@ -1,0 +1,73 @@
+"""AppTest: the Unigram page steps through E, M and prune, lets the student pick the
+removal, draws the lattice, and survives bad input."""
+
+from apptools import infos, open_page
+from streamlit.testing.v1 import AppTest
+
+
+def unigram_page(**query) -> AppTest:
+    return open_page("pages/unigram.py", **query)
+
+
+def frame_with(at: AppTest, column: str):
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def test_deep_link_opens_the_first_m_step_of_run_bug():
+    at = unigram_page(corpus="toy:run-bug", step="2")
+    assert at.slider(key="step").value == 2
+    assert "Round 1 · M-step" in " ".join(h.value for h in at.subheader)
+    removal = frame_with(at, "loss without it")
+    assert list(removal["piece"]) == ["ru", "un", "bu", "ug", "fu", "su"]
+    assert {round(v, 3) for v in removal["loss without it"]} == {66.109}
+    best = frame_with(at, "segmentation")
+    assert list(best["segmentation"]) == ["ru n", "bu g", "fu n", "su n"]
+    # the slides' 4-digit rounding is computed and set against the exact loss
+    captions = " ".join(c.value for c in at.caption)
+    assert "66.102" in captions and "66.109" in captions
+
+
+def test_the_seed_is_step_zero_and_the_e_step_gives_the_probabilities():
+    at = unigram_page(corpus="toy:run-bug")
+    assert "Seed: every strict substring" in infos(at) and "13 pieces" in infos(at)
+    at.slider(key="step").set_value(1).run()
+    vocab = frame_with(at, "probability").set_index("piece")
+    assert vocab.loc["u", "frequency"] == 31
+    assert abs(vocab.loc["u", "probability"] - 31 / 155) < 1e-12
+    assert "frequency / 155" in infos(at)
+
+
+def test_the_student_removes_un_as_the_slides_and_round_two_follows():
+    at = unigram_page(corpus="toy:run-bug", step="2")
+    at.selectbox(key="unigram_pick_1").set_value("un").run()
+    at.button(key="unigram_remove_1").click().run()
+    at.slider(key="step").set_value(3).run()
+    assert "Pruned un (chosen by you)" in infos(at)
+    at.slider(key="step").set_value(5).run()
+    removal = frame_with(at, "loss without it").set_index("piece")["loss without it"]
+    assert {p: round(v, 3) for p, v in removal.items()} == {
+        "bu": 61.165,
+        "ug": 61.165,
+        "ru": 63.023,
+        "su": 67.357,
+        "fu": 69.215,
+    }
+
+
+def test_lattice_of_a_typed_word_marks_the_viterbi_path():
+    at = unigram_page(corpus="toy:hug-pug", step="1")
+    at.text_input(key="unigram_word").input("hugs").run()
+    edges = frame_with(at, "logp")
+    assert list(edges[edges["best"]]["piece"]) == ["hug", "s"]
+    assert any("Viterbi path (red): **hug s**" in m.value for m in at.markdown)
+    listed = frame_with(at, "P")
+    # h u g s, h u gs, h ug s, h ugs, hu g s, hu gs, hug s
+    assert len(listed) == 7
+
+
+def test_bad_choices_show_an_error_and_the_page_keeps_working():
+    at = unigram_page(corpus="toy:run-bug")
+    at.number_input(key="size").set_value(3).run()
+    assert any("smaller than the 7 characters" in e.value for e in at.error)
+    at.number_input(key="size").set_value(0).run()
+    assert not at.error and "13 pieces" in infos(at)
