@@ -114,11 +114,15 @@ def _path(back: list[int], edges: list, length: int) -> tuple[int, ...]:
 
 
 def viterbi(
-    word: str, logp: Mapping[str, float], max_len: int | None = None, skip: str | None = None
+    word: str,
+    logp: Mapping[str, float],
+    max_len: int | None = None,
+    skip: str | None = None,
+    unk_logp: float | None = None,
 ) -> tuple[tuple[str, ...], float]:
     """The most probable segmentation of `word` and its log-probability (see Ties above);
-    `skip` leaves one piece out of the vocabulary."""
-    edges = edges_of(word, logp, max_len, skip=skip)
+    `skip` leaves one piece out of the vocabulary, `unk_logp` prices [UNK] (see edges_of)."""
+    edges = edges_of(word, logp, max_len, unk_logp, skip)
     best, back = _viterbi_table(word, edges)
     path = _path(back, edges, len(word))
     if not path and word:

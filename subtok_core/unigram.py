@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from . import corpus
 from .corpus import WordCounts
-from .lattice import UNK, WordLattice, word_lattice
+from .lattice import WordLattice, max_piece_len, viterbi, word_lattice
 from .steps import SegmentTrace, Span, Trace, UnigramStep
 from .unigram_seed import SEED_TEXT, seed_rows
 from .unigram_textbook import TextbookRun
@@ -187,32 +187,57 @@ def train_unigram(wc: WordCounts, variant: str = "textbook", **params) -> Unigra
     return model_from_trace(trace_unigram(wc, variant, **params))
 
 
-def encode_word(model: UnigramModel, word: str) -> WordLattice:
+class _Lookup:
+    """A model's pieces as a dict, the price of [UNK] and the longest piece: built once
+    per model, not once per word."""
+
+    def __init__(self, model: UnigramModel):
+        self.logp = dict(zip(model.pieces, model.logprobs, strict=True))
+        self.unk = min(self.logp.values(), default=0.0) - UNK_PENALTY
+        self.longest = max_piece_len(self.logp)
+        self.mark = SOW if model.marker == "sow" else ""
+
+
+def encode_word(model: UnigramModel, word: str, lookup: _Lookup | None = None) -> WordLattice:
     """The lattice of one word: every edge, its posterior and the Viterbi path.
 
     A character in no piece becomes [UNK], priced below the rarest piece.
     """
-    logp = dict(zip(model.pieces, model.logprobs, strict=True))
-    unk = min(logp.values(), default=0.0) - UNK_PENALTY
-    marked = SOW + word if model.marker == "sow" else word
-    return word_lattice(marked, logp, unk_logp=unk)
+    look = lookup or _Lookup(model)
+    return word_lattice(look.mark + word, look.logp, look.longest, unk_logp=look.unk)
+
+
+def word_segmenter(model: UnigramModel) -> Callable[[str], list[str]]:
+    """word -> its Viterbi pieces ([UNK] for unknown characters), without the lattice's
+    posteriors: the fast path for encoding a whole corpus.
+
+    >>> model = UnigramModel(("a", "b", "ab"), (-2.0, -2.0, -1.0), ("a", "b"))
+    >>> word_segmenter(model)("abzab")
+    ['ab', '[UNK]', 'ab']
+    """
+    look = _Lookup(model)
+
+    def pieces(word: str) -> list[str]:
+        return list(viterbi(look.mark + word, look.logp, look.longest, unk_logp=look.unk)[0])
+
+    return pieces
 
 
 def segment(model: UnigramModel, text: str) -> SegmentTrace:
     """Encode a text word by word with Viterbi; each word keeps its lattice."""
     words = corpus.split_words(text, model.split_punct)
+    look = _Lookup(model)
     spans: list[Span] = []
     lattices = []
     offset = 0
-    shift = 1 if model.marker == "sow" else 0  # ▁ covers no character of the text
+    shift = len(look.mark)  # ▁ covers no character of the text
     for word in words:
         begin = text.index(word, offset)
-        lattice = encode_word(model, word)
+        lattice = encode_word(model, word, look)
         for index in lattice.best:
             edge = lattice.edges[index]
             start, end = max(edge.start - shift, 0), edge.end - shift
-            piece = UNK if edge.piece == UNK else edge.piece
-            spans.append(Span(piece, begin + start, begin + end))
+            spans.append(Span(edge.piece, begin + start, begin + end))
         lattices.append(lattice)
         offset = begin + len(word)
     return SegmentTrace(text, tuple(spans), tuple(lattices))
