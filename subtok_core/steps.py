@@ -100,8 +100,9 @@ class UnigramStep:
 
     ``vocab`` is the vocabulary after the step (in compact traces only the most probable
     rows, except on the last step); ``loss`` the corpus loss after it, in the run's log
-    base; ``removal`` pairs each candidate piece with the corpus loss without it, smallest
-    increase first; ``removed`` the pieces this step pruned.
+    base (always the natural log for EM); ``removal`` pairs each candidate piece with the
+    corpus loss without it, smallest increase first; ``removed`` the pieces this step
+    pruned.
     """
 
     number: int

@@ -69,8 +69,12 @@ def _run(wc: WordCounts, variant: str, snapshot: bool | None, params: dict):
     if variant == "em":
         from .unigram_em import EmRun  # numpy-heavy; only the EM variant needs it
 
-        keys = ("vocab_size", "seed_size", "shrinking_factor", "em_iterations", "max_piece_len")
-        return EmRun(wc, snapshot=snap, **{k: params[k] for k in keys if params[k] is not None})
+        keys = ("seed_size", "shrinking_factor", "em_iterations", "max_piece_len")
+        options = {k: params[k] for k in keys if params[k] is not None}
+        size = params["vocab_size"]
+        if size is None:  # down to the characters, ▁ included
+            size = len({ch for w in wc.words for ch in w}) + 1
+        return EmRun(wc, size, snapshot=snap, **options)
     if len(wc) > TEXTBOOK_MAX_WORDS:
         raise ValueError(
             f"The textbook variant re-segments every word for every piece, so it takes at "

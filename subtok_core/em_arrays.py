@@ -1,0 +1,373 @@
+"""Every word's lattice at once, as flat numpy arrays, for the EM variant of Unigram LM.
+
+The seed (``build_seed``), as SentencePiece makes it: every character, then the substrings
+of up to ``max_len`` characters scored frequency x length, best first. Frequencies count
+every occurrence in the running text (a word's count times its occurrences in the word).
+Like the suffix array SentencePiece reads them from, only substrings seen at least twice
+are kept, and only those not always followed by the same character (that longer substring
+would be just as frequent). A substring that is a whole word is kept too
+(``KEEP_WHOLE_WORDS``): in SentencePiece's running text a word is followed by the ``▁`` of
+the next one, so a word that never ends a line and never has anything attached is no seed
+there; False follows that, and raises the vocab overlap with sentencepiece on
+sample:enwiki from 83 % to 92 % (bench/unigram.py). Like SentencePiece, a piece never
+mixes scripts (letters of one script; digits and punctuation count as one script) and
+``▁`` only starts a piece.
+
+An edge is one occurrence of a vocabulary piece in a word: (lattice, start, end, piece),
+kept in word order (lattice, then start, then end). Nodes are numbered word after word,
+``node0[w] + position``. Forward, backward and Viterbi sweep the positions once: at
+position p every edge ending there (or, backward, starting there) is handled at once for
+all words, and the edges of one node are reduced together (``np.maximum.reduceat``,
+``np.add.reduceat``). Pruning a piece filters its edges; nothing is rebuilt from text.
+
+>>> from subtok_core.corpus import from_pairs
+>>> seed = build_seed(from_pairs([("hug", 10), ("pug", 5), ("hugs", 5)]), "sow", 100, 16)
+>>> seed.pieces[:6], seed.n_chars
+(['▁', 'u', 'g', 'h', 'p', 's'], 6)
+>>> [(p, int(f)) for p, f in zip(seed.pieces[6:], seed.freq[6:])]
+[('▁hug', 15), ('hug', 15), ('ug', 20), ('▁hugs', 5), ('▁pug', 5)]
+
+>>> import math
+>>> logp = {"▁": math.log(0.3), "a": math.log(0.3), "▁a": math.log(0.4)}
+>>> best_segmentations(["▁a", "▁aa"], logp)
+[('▁a',), ('▁a', 'a')]
+>>> lat = lattices_of(["▁a"], list(logp))  # P(▁a) = P(▁)·P(a) + P(▁a) = 0.09 + 0.4
+>>> round(float(np.exp(lat.totals(lat.forward(np.log([0.3, 0.3, 0.4])))[0])), 6)
+0.49
+
+Ties: seed substrings of equal score keep the order in which they first appear in the
+corpus. Among paths within lattice.TIE_TOLERANCE of the best, the one whose last piece
+starts latest wins, and so on backwards, as in lattice.viterbi.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .corpus import WordCounts
+from .lattice import TIE_TOLERANCE
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """The edges that end (forward) or start (backward) at one position, grouped by node."""
+
+    lo: int  # slice of the sweep order
+    hi: int
+    starts: np.ndarray  # first edge of each node's group, relative to lo
+    group: np.ndarray  # group of each edge in the slice
+    nodes: np.ndarray  # the node each group updates
+
+
+@dataclass(frozen=True, slots=True)
+class Best:
+    """Viterbi result: per node the best log-probability, its last edge, its tied paths."""
+
+    score: np.ndarray
+    back: np.ndarray  # edge index (word order) of the best path's last edge, -1 at starts
+    paths: np.ndarray | None  # number of paths within the tolerance of the best
+
+
+def _ranges(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Concatenate arange(lo[i], hi[i]) for every i."""
+    sizes = hi - lo
+    owner = np.repeat(np.arange(sizes.size), sizes)
+    offset = np.arange(owner.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    return lo[owner] + offset
+
+
+class Lattices:
+    """Many lattices as flat edge arrays (word order); see the module docstring."""
+
+    def __init__(
+        self, lengths: ArrayLike, lat: ArrayLike, start: ArrayLike, end: ArrayLike, piece: ArrayLike
+    ) -> None:
+        self.lengths = np.asarray(lengths, dtype=np.int64)
+        self.lat = np.asarray(lat, dtype=np.int64)
+        self.start = np.asarray(start, dtype=np.int64)
+        self.end = np.asarray(end, dtype=np.int64)
+        self.piece = np.asarray(piece, dtype=np.int64)
+        self.node0 = np.concatenate(([0], np.cumsum(self.lengths + 1)[:-1]))
+        self.n_nodes = int((self.lengths + 1).sum())
+        self.src = self.node0[self.lat] + self.start
+        self.dst = self.node0[self.lat] + self.end
+        self.fwd, self.fwd_levels = self._sweep(self.end, self.dst)
+
+    def _sweep(self, position: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, list[Level]]:
+        """The order that groups edges by `position` (stable), and one Level per position."""
+        key = position.astype(np.int16) if self.lengths.max(initial=0) < 2**15 else position
+        order = np.argsort(key, kind="stable")  # radix sort: word order within a position
+        pos, node = position[order], nodes[order]
+        cuts = np.flatnonzero(np.diff(pos)) + 1
+        bounds = np.concatenate(([0], cuts, [pos.size]))
+        is_first = np.diff(node, prepend=-1) != 0  # a new node's group starts here
+        firsts, group = np.flatnonzero(is_first), np.cumsum(is_first) - 1
+        cut = np.searchsorted(firsts, bounds)
+        levels = []
+        for k, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist())):
+            if lo < hi:
+                starts = firsts[cut[k] : cut[k + 1]] - lo
+                levels.append(Level(lo, hi, starts, group[lo:hi] - group[lo], node[lo + starts]))
+        return order, levels
+
+    @cached_property
+    def bwd(self) -> tuple[np.ndarray, list[Level]]:
+        """Edges by start position, last position first (the backward sweep)."""
+        order, levels = self._sweep(self.lengths.max(initial=0) - self.start, self.src)
+        return order, levels
+
+    def keep(self, alive: np.ndarray) -> Lattices:
+        """The same lattices without the edges of pieces that are not `alive`."""
+        m = alive[self.piece]
+        return Lattices(self.lengths, self.lat[m], self.start[m], self.end[m], self.piece[m])
+
+    def totals(self, alpha: np.ndarray) -> np.ndarray:
+        """log of the summed probability of every segmentation, per lattice."""
+        return alpha[self.node0 + self.lengths]
+
+    def forward(self, logp: np.ndarray) -> np.ndarray:
+        """alpha[node] = log of the summed probability of every path from the start."""
+        order = self.fwd
+        src, lp = self.src[order], logp[self.piece[order]]
+        alpha = np.full(self.n_nodes, -np.inf)
+        alpha[self.node0] = 0.0
+        for lv in self.fwd_levels:
+            alpha[lv.nodes] = _logsumexp(alpha[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi], lv)
+        return alpha
+
+    def backward(self, logp: np.ndarray) -> np.ndarray:
+        """beta[node] = log of the summed probability of every path to the end."""
+        order, levels = self.bwd
+        dst, lp = self.dst[order], logp[self.piece[order]]
+        beta = np.full(self.n_nodes, -np.inf)
+        beta[self.node0 + self.lengths] = 0.0
+        for lv in levels:
+            beta[lv.nodes] = _logsumexp(beta[dst[lv.lo : lv.hi]] + lp[lv.lo : lv.hi], lv)
+        return beta
+
+    def expected_counts(
+        self, logp: np.ndarray, weights: np.ndarray, alpha: np.ndarray
+    ) -> np.ndarray:
+        """Every piece's expected count: edge posteriors times the weight of their lattice."""
+        beta = self.backward(logp)
+        total = self.totals(alpha)
+        with np.errstate(invalid="ignore"):
+            post = np.exp(alpha[self.src] + logp[self.piece] + beta[self.dst] - total[self.lat])
+        post = np.nan_to_num(post, nan=0.0)
+        return np.bincount(self.piece, weights=post * weights[self.lat], minlength=logp.size)
+
+    def viterbi(self, logp: np.ndarray, count_paths: bool = False) -> Best:
+        """Best path into every node; ties go to the edge that starts latest."""
+        order = self.fwd
+        src, lp = self.src[order], logp[self.piece[order]]
+        score = np.full(self.n_nodes, -np.inf)
+        score[self.node0] = 0.0
+        back = np.full(self.n_nodes, -1, dtype=np.int64)
+        paths = np.zeros(self.n_nodes) if count_paths else None
+        if paths is not None:
+            paths[self.node0] = 1.0
+        for lv in self.fwd_levels:
+            vals = score[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
+            top = np.maximum.reduceat(vals, lv.starts)
+            near = vals >= top[lv.group] - TIE_TOLERANCE
+            # edges of a node come by start, so the last near-best edge starts latest
+            pick = np.maximum.reduceat(np.where(near, np.arange(vals.size), -1), lv.starts)
+            score[lv.nodes], back[lv.nodes] = vals[pick], order[lv.lo + pick]
+            if paths is not None:
+                tied = np.where(near, paths[src[lv.lo : lv.hi]], 0.0)
+                paths[lv.nodes] = np.add.reduceat(tied, lv.starts)
+        return Best(score, back, paths)
+
+    def best_edges(self, best: Best) -> np.ndarray:
+        """The edges (word order) of every lattice's best path, lattice by lattice."""
+        node = (self.node0 + self.lengths)[self.lengths > 0]
+        found = []
+        while node.size:
+            edge = best.back[node]
+            edge = edge[edge >= 0]  # a lattice without any path has no edge to follow
+            found.append(edge)
+            node = self.src[edge][self.start[edge] > 0]
+        return np.sort(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+
+    def sub_lattices(self, edges: np.ndarray) -> Lattices:
+        """For each edge, the lattice of its piece's string without that edge itself: every
+        other edge of its word inside [start, end), shifted to start at 0."""
+        out_ptr = np.concatenate(([0], np.cumsum(np.bincount(self.src, minlength=self.n_nodes))))
+        first = self.node0[self.lat[edges]]
+        s, e = self.start[edges], self.end[edges]
+        lo, hi = out_ptr[first + s], out_ptr[first + e]
+        idx = _ranges(lo, hi)
+        owner = np.repeat(np.arange(edges.size), hi - lo)
+        keep = (self.end[idx] <= e[owner]) & (idx != edges[owner])
+        idx, owner = idx[keep], owner[keep]
+        shift = s[owner]
+        return Lattices(
+            e - s, owner, self.start[idx] - shift, self.end[idx] - shift, self.piece[idx]
+        )
+
+
+def _logsumexp(vals: np.ndarray, lv: Level) -> np.ndarray:
+    """log(sum(exp(vals))) of every group of a level, shifted by its maximum."""
+    top = np.maximum.reduceat(vals, lv.starts)
+    top = np.where(np.isfinite(top), top, 0.0)
+    sums = np.add.reduceat(np.exp(vals - top[lv.group]), lv.starts)
+    with np.errstate(divide="ignore"):
+        return top + np.log(sums)
+
+
+def lattices_of(
+    words: Sequence[str], pieces: Sequence[str], max_len: int | None = None
+) -> Lattices:
+    """The lattices of `words` over the vocabulary `pieces` (piece i has id i)."""
+    ids = {p: i for i, p in enumerate(pieces)}
+    limit = max_len or max((len(p) for p in pieces), default=1)
+    lat, start, end, piece = [], [], [], []
+    for w, word in enumerate(words):
+        for i in range(len(word)):
+            for j in range(i + 1, min(len(word), i + limit) + 1):
+                k = ids.get(word[i:j])
+                if k is not None:
+                    lat.append(w), start.append(i), end.append(j), piece.append(k)
+    return Lattices([len(w) for w in words], lat, start, end, piece)
+
+
+def best_segmentations(words: Sequence[str], logp: Mapping[str, float]) -> list[tuple[str, ...]]:
+    """The Viterbi segmentation of every word (the vectorized twin of lattice.viterbi)."""
+    pieces = list(logp)
+    lat = lattices_of(words, pieces)
+    best = lat.viterbi(np.array([logp[p] for p in pieces], dtype=float))
+    for word, score in zip(words, best.score[lat.node0 + lat.lengths]):
+        if score == -np.inf and word:
+            raise ValueError(f"{word!r} cannot be segmented with this vocabulary.")
+    found: list[list[str]] = [[] for _ in words]
+    for edge in lat.best_edges(best):
+        found[lat.lat[edge]].append(pieces[lat.piece[edge]])
+    return [tuple(f) for f in found]
+
+
+# --- the seed: frequent substrings and their edges ------------------------------------
+
+SOW = "\u2581"  # ▁, SentencePiece's word-start symbol
+KEEP_WHOLE_WORDS = True  # whole words are seeds even if always followed by a space
+_SAME_SCRIPT = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "KATAKANA-HIRAGANA": "CJK"}
+
+
+@dataclass(frozen=True)
+class Seed:
+    """Seed pieces (characters first), their frequencies and log-probabilities, and the
+    lattices of every marked word over them."""
+
+    pieces: list[str]
+    freq: np.ndarray
+    logp: np.ndarray
+    n_chars: int
+    lattices: Lattices
+    alphabet: tuple[str, ...]  # characters in order of first appearance
+    candidates: int  # substrings that passed the filter (before the top seed_size)
+
+
+@functools.cache
+def _script(ch: str) -> str:
+    """A character's script, roughly as Unicode names it; ``▁`` is a script of its own."""
+    if ch == SOW:
+        return SOW
+    if ch.isalpha():
+        name = unicodedata.name(ch, "?").split(" ")[0]
+        return _SAME_SCRIPT.get(name, name)
+    return "MARK" if unicodedata.category(ch).startswith("M") else "COMMON"
+
+
+def _runs(word: str) -> tuple[int, ...]:
+    """Lengths of the runs of characters of one script."""
+    if word.isascii() and word.isalpha():
+        return (len(word),)
+    runs, prev = [], None
+    for ch in word:
+        script = _script(ch)
+        if script == prev:
+            runs[-1] += 1
+        else:
+            runs.append(1)
+            prev = script
+    return tuple(runs)
+
+
+@functools.lru_cache(maxsize=65536)
+def _spans(runs: tuple[int, ...], sow: bool, max_len: int) -> tuple[tuple, np.ndarray]:
+    """(start, end) of every valid substring of a word with these runs, by start then end,
+    as a tuple and as a (2, n) array."""
+    spans = []
+    if sow:  # ▁ alone, or starting the first run
+        spans += [(0, j) for j in range(1, min(1 + (runs[0] if runs else 0), max_len) + 1)]
+    pos = int(sow)
+    for run in runs:
+        for i in range(pos, pos + run):
+            spans += [(i, j) for j in range(i + 1, min(pos + run, i + max_len) + 1)]
+        pos += run
+    return tuple(spans), np.array(spans, dtype=np.int64).reshape(-1, 2).T
+
+
+def _occurrences(marked: list[str], words: tuple[str, ...], sow: bool, max_len: int):
+    """Every valid substring occurrence: the substrings (by first appearance), and per
+    occurrence its substring id, word, start and end."""
+    ids: dict[str, int] = {}
+    sub: list[int] = []
+    arrays = []
+    for mw, word in zip(marked, words):
+        spans, array = _spans(_runs(word), sow, max_len)
+        sub += [ids.setdefault(mw[i:j], len(ids)) for i, j in spans]
+        arrays.append(array)
+    sizes = np.fromiter((a.shape[1] for a in arrays), dtype=np.int64, count=len(arrays))
+    start, end = np.concatenate(arrays, axis=1)
+    word = np.repeat(np.arange(len(marked)), sizes)
+    return list(ids), np.array(sub, dtype=np.int64), word, start, end
+
+
+def _kept(sub, word, start, end, marked, n_ids) -> np.ndarray:
+    """Substrings not always followed by the same character, or whole words."""
+    codes = np.frombuffer(
+        "".join(marked).encode("utf-32-le", "surrogatepass"), dtype=np.uint32
+    ).astype(np.int64)
+    lengths = np.fromiter(map(len, marked), dtype=np.int64, count=len(marked))
+    offset = np.cumsum(lengths) - lengths
+    inside = end < lengths[word]
+    after = np.where(inside, codes[np.minimum(offset[word] + end, codes.size - 1)], -1)
+    some = np.zeros(n_ids, dtype=np.int64)
+    some[sub] = after  # the follower of one occurrence (whichever write numpy keeps)
+    branching = np.bincount(sub, weights=after != some[sub], minlength=n_ids) > 0
+    whole = np.zeros(n_ids, dtype=bool)
+    whole[sub[(start == 0) & ~inside]] = True
+    return branching | (whole & KEEP_WHOLE_WORDS)
+
+
+def build_seed(wc: WordCounts, marker: str, seed_size: int, max_len: int) -> Seed:
+    """Characters by frequency, then the top `seed_size` substrings by frequency x length."""
+    sow = marker == "sow"
+    marked = [SOW + w for w in wc.words] if sow else list(wc.words)
+    strings, sub, word, start, end = _occurrences(marked, wc.words, sow, max_len)
+    counts = np.asarray(wc.counts, dtype=float)
+    freq = np.bincount(sub, weights=counts[word], minlength=len(strings))
+    length = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
+    order = np.arange(len(strings))
+    chars = order[length == 1][np.argsort(-freq[length == 1], kind="stable")]
+    ok = (length > 1) & (freq >= 2) & _kept(sub, word, start, end, marked, len(strings))
+    score = freq * length
+    longer = order[ok][np.argsort(-score[ok], kind="stable")][:seed_size]
+    chosen = np.concatenate((chars, longer))
+    position = np.full(len(strings), -1)
+    position[chosen] = np.arange(chosen.size)
+    edge = position[sub] >= 0
+    lattices = Lattices([len(m) for m in marked], word[edge], start[edge], end[edge],
+                        position[sub[edge]])  # fmt: skip
+    weight = score[chosen]
+    return Seed(
+        [strings[i] for i in chosen], freq[chosen], np.log(weight) - np.log(weight.sum()),
+        chars.size, lattices, tuple(strings[i] for i in sorted(chars)), int(ok.sum()),
+    )  # fmt: skip
