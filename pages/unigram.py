@@ -30,6 +30,8 @@ KIND_TITLE = {
 }
 SAMPLE_SIZE = 2000  # target vocab size on real samples when the student leaves 0
 LIST_MAX_CHARS = 10  # every segmentation is listed only for words this short
+VOCAB_ROWS = 1000  # a bigger vocabulary shows its most probable pieces
+REMOVAL_ROWS = 200  # removal-loss rows shown around the cut
 
 
 def student_choices() -> tuple[str, ...]:
@@ -56,9 +58,9 @@ def controls():
     variant = c2.selectbox(
         "variant",
         unigram.VARIANTS,
-        format_func=VARIANT_TEXT.get,
         key="variant",
         bind="query-params",
+        help=" · ".join(f"{k}: {v}" for k, v in VARIANT_TEXT.items()),
     )
     size = int(
         c3.number_input(
@@ -106,9 +108,9 @@ def settings(variant: str) -> dict:
     seed = s1.selectbox(
         "seed vocabulary",
         SEEDS,
-        format_func=lambda k: f"{k}: {SEED_TEXT[k]}",
         key="seed",
         bind="query-params",
+        help=" · ".join(f"{k}: {v}" for k, v in SEED_TEXT.items()),
     )
     longest = int(s2.number_input("longest seed piece (0 = no limit)", 0, 50, 0, key="unigram_len"))
     out = {
@@ -145,12 +147,13 @@ def vocab_frame(record, removed: set[str], variant: str) -> pd.DataFrame:
 
 def removal_frame(step, before: float) -> pd.DataFrame:
     """The removal table of an M or prune step; `before` is the loss the increases are from."""
+    removed = set(step.removed)
     rows = [
         {
             "piece": piece,
             "loss without it": loss,
             "increase": max(loss - before, 0.0),
-            "status": "pruned" if piece in step.removed else "",
+            "status": "pruned" if piece in removed else "",
         }
         for piece, loss in step.removal
     ]
@@ -175,7 +178,15 @@ def loss_curve(trace, i: int, variant: str) -> None:
     ]
     title = "-log-likelihood (nats)" if variant == "em" else f"loss (log base {base_of(trace)})"
     st.subheader("The loss over the steps")
-    st.altair_chart(viz.loss_curve_chart(pd.DataFrame(rows), i, title), width="stretch")
+    frame = pd.DataFrame(rows)
+    jumps = len(frame) > 1 and frame["loss"].max() > 10 * frame["loss"].min() > 0
+    st.altair_chart(viz.loss_curve_chart(frame, i, title, log_scale=jumps), width="stretch")
+    if jumps and variant == "em":
+        st.caption(
+            "Log scale: the loss jumps after some prunes. EM had given nearly every occurrence "
+            "to a longer piece, so the characters' probabilities fell close to 0; once that "
+            "piece is pruned the words must use them, until the next M-step re-estimates."
+        )
 
 
 def base_of(trace) -> str:
@@ -273,7 +284,8 @@ def lattice_panel(trace, i: int, record, variant: str) -> None:
         f"all segmentations together: log P = {lat.total_logp:.4f}."
     )
     columns = ["piece", "start", "end", "logp", "best"] + (["posterior"] if variant == "em" else [])
-    st.dataframe(frame[columns], hide_index=True)
+    four = st.column_config.NumberColumn(format="%.4f")
+    st.dataframe(frame[columns], hide_index=True, column_config={"logp": four, "posterior": four})
     if variant == "em":
         st.caption(
             "posterior: the expected number of times the piece is used in one occurrence "
@@ -332,14 +344,18 @@ def step_view(trace, i: int, step, variant: str) -> None:
     with left:
         st.subheader(f"Vocabulary ({record.vocab_size if step else len(record.vocab):,} pieces)")
         table = vocab_frame(record, removed, variant)
+        if len(table) > VOCAB_ROWS:
+            table = table.sort_values("probability", ascending=False, kind="stable")
+            table = table.head(VOCAB_ROWS)
         st.dataframe(
             style_pruned(table),
             hide_index=True,
             height=min(460, 38 + 35 * len(table)),
             column_config=_float_format(),
         )
-        if trace.compact and step is not None and len(record.vocab) < record.vocab_size:
-            st.caption("On a real sample each step keeps only its most probable pieces.")
+        size = record.vocab_size if step else len(record.vocab)
+        if len(table) < size:
+            st.caption(f"The {len(table):,} most probable of {size:,} pieces.")
     with right:
         if step is not None and step.removal:
             removal_panel(trace, step)
@@ -359,6 +375,13 @@ def removal_panel(trace, step) -> None:
     st.subheader("Loss without each piece")
     before = step.loss if step.kind == "m" else trace.steps[step.number - 2].loss
     frame = removal_frame(step, before)
+    if len(frame) > REMOVAL_ROWS:  # the last pruned pieces and the first kept ones
+        cut = max(len(step.removed) - REMOVAL_ROWS // 2, 0)
+        st.caption(
+            f"Rows {cut + 1:,} to {cut + REMOVAL_ROWS:,} of {len(frame):,}, around the "
+            "line between pruned and kept."
+        )
+        frame = frame.iloc[cut : cut + REMOVAL_ROWS]
     three = st.column_config.NumberColumn(format="%.3f")
     st.dataframe(
         style_pruned(frame),

@@ -81,9 +81,12 @@ def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> a
 KIND_COLORS = {"E": BASE, "M": "#2ca02c", "prune": HIGHLIGHT}
 
 
-def loss_curve_chart(df: pd.DataFrame, current: int, title: str = "corpus loss") -> alt.LayerChart:
+def loss_curve_chart(
+    df: pd.DataFrame, current: int, title: str = "corpus loss", log_scale: bool = False
+) -> alt.LayerChart:
     """The corpus loss after every step (x: step), points colored by the step's kind
-    (E, M, prune) and the current step ringed.
+    (E, M, prune) and the current step ringed; `log_scale` for losses that jump by
+    orders of magnitude (EM right after a prune).
 
     >>> df = pd.DataFrame({"step": [1, 2, 3], "loss": [66.1, 66.1, 61.2],
     ...                    "kind": ["E", "M", "prune"]})
@@ -93,7 +96,11 @@ def loss_curve_chart(df: pd.DataFrame, current: int, title: str = "corpus loss")
     """
     base = alt.Chart(df).encode(
         x=alt.X("step:Q", title="step", axis=alt.Axis(tickMinStep=1)),
-        y=alt.Y("loss:Q", title=title, scale=alt.Scale(zero=False)),
+        y=alt.Y(
+            "loss:Q",
+            title=title,
+            scale=alt.Scale(type="log") if log_scale else alt.Scale(zero=False),
+        ),
         tooltip=[alt.Tooltip(c) for c in df.columns],
     )
     line = base.mark_line(color="#9aa5b1")
@@ -147,9 +154,9 @@ def lattice_chart(df: pd.DataFrame, show_posterior: bool = False) -> alt.LayerCh
             "posterior:Q", scale=alt.Scale(domain=[0, 1], range=[0.25, 1]), legend=None
         )  # fmt: skip
         if show_posterior
-        else alt.value(0.85),
+        else alt.value(0.6),
     )
-    text = base.mark_text(color="white", fontSize=FONT_SIZE, fontWeight="bold").encode(
+    text = base.mark_text(color="#111", fontSize=FONT_SIZE, fontWeight="bold").encode(
         x=alt.X("mid:Q"), text="label:N"
     )
     text = text.transform_calculate(

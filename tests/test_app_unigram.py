@@ -71,3 +71,16 @@ def test_bad_choices_show_an_error_and_the_page_keeps_working():
     assert any("smaller than the 7 characters" in e.value for e in at.error)
     at.number_input(key="size").set_value(0).run()
     assert not at.error and "13 pieces" in infos(at)
+
+
+def test_em_variant_shows_expected_counts_and_posteriors_from_the_url():
+    at = unigram_page(corpus="toy:hug-pug", variant="em", step="1")
+    assert at.selectbox(key="variant").value == "em"
+    assert "E-step" in infos(at)
+    vocab = frame_with(at, "expected count")
+    assert abs(vocab["probability"].sum() - 1) < 1e-9 and (vocab["expected count"] >= 0).all()
+    at.text_input(key="unigram_word").input("hugs").run()
+    edges = frame_with(at, "posterior")
+    # every segmentation begins with exactly one edge at position 0 (▁ is position 0)
+    assert abs(edges[edges["start"] == 0]["posterior"].sum() - 1) < 1e-9
+    assert edges["piece"].iloc[0].startswith("\u2581")
