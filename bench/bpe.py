@@ -12,11 +12,8 @@ Usage (from the repository root)::
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
-import os
-import platform
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,13 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run without inst
 
 import sentencepiece as spm  # noqa: E402
 import tokenizers  # noqa: E402
-from _timing import best_of  # noqa: E402  (bench/ is on sys.path when run as a script)
+from _timing import best_of, setup  # noqa: E402  (bench/ is on sys.path when run as a script)
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers  # noqa: E402
 
 from subtok_core.bpe import BpeModel, train_bpe  # noqa: E402
-from subtok_core.corpus import count_words, load_lines  # noqa: E402
-
-CORPUS = "sample:enwiki"
+from subtok_core.corpus import count_words  # noqa: E402
 
 
 def train_ours(lines: list[str], vocab_size: int) -> BpeModel:
@@ -86,16 +81,9 @@ def compare_merges(ours: list[tuple[str, str]], theirs: list[tuple[str, str]]) -
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vocab-size", type=int, default=8000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    lines = load_lines(CORPUS)
-    words = sum(len(line.split()) for line in lines)
-    print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
-    print(f"tokenizers {tokenizers.__version__}, sentencepiece {spm.__version__}")
-    print(f"corpus {CORPUS}: {len(lines)} lines, {words} words, {sum(map(len, lines))} chars")
-    print(f"vocab size {args.vocab_size}, best of {args.repeat}\n")
+    args, lines = setup(
+        __doc__, f"tokenizers {tokenizers.__version__}, sentencepiece {spm.__version__}"
+    )
 
     rows: list[tuple[str, float | None, str]] = []
     ours_s, ours = best_of(args.repeat, lambda: train_ours(lines, args.vocab_size))

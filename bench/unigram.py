@@ -16,10 +16,7 @@ Usage (from the repository root)::
 
 from __future__ import annotations
 
-import argparse
 import io
-import os
-import platform
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,13 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run without inst
 
 import numpy as np  # noqa: E402
 import sentencepiece as spm  # noqa: E402
-from _timing import best_of  # noqa: E402  (bench/ is on sys.path when run as a script)
+from _timing import best_of, setup  # noqa: E402  (bench/ is on sys.path when run as a script)
 
-from subtok_core.corpus import WordCounts, count_words, load_lines  # noqa: E402
+from subtok_core.corpus import WordCounts, count_words  # noqa: E402
 from subtok_core.em_arrays import SOW, lattices_of  # noqa: E402
 from subtok_core.unigram_em import EmRun  # noqa: E402
 
-CORPUS = "sample:enwiki"
 META = ("<unk>", "<s>", "</s>")
 
 
@@ -83,16 +79,7 @@ def loglik_per_word(wc: WordCounts, logp: dict[str, float]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vocab-size", type=int, default=8000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    lines = load_lines(CORPUS)
-    words = sum(len(line.split()) for line in lines)
-    print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
-    print(f"numpy {np.__version__}, sentencepiece {spm.__version__}")
-    print(f"corpus {CORPUS}: {len(lines)} lines, {words} words, {sum(map(len, lines))} chars")
-    print(f"vocab size {args.vocab_size}, best of {args.repeat}\n")
+    args, lines = setup(__doc__, f"numpy {np.__version__}, sentencepiece {spm.__version__}")
 
     ours_s, (wc, ours) = best_of(args.repeat, lambda: train_ours(lines, args.vocab_size))
     spm_s, theirs = best_of(args.repeat, lambda: train_sentencepiece(lines, args.vocab_size))

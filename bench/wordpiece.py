@@ -13,34 +13,23 @@ Usage (from the repository root)::
 
 from __future__ import annotations
 
-import argparse
-import os
-import platform
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run without installing
 
-from _timing import best_of  # noqa: E402  (bench/ is on sys.path when run as a script)
+from _timing import best_of, setup  # noqa: E402  (bench/ is on sys.path when run as a script)
 
 from subtok_core.bpe import train_bpe  # noqa: E402
-from subtok_core.corpus import count_words, load_lines  # noqa: E402
+from subtok_core.corpus import count_words  # noqa: E402
 from subtok_core.wordpiece import train_wordpiece  # noqa: E402
 
-CORPUS = "sample:enwiki"
 TARGET_RATIO = 2.0
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vocab-size", type=int, default=8000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    lines = load_lines(CORPUS)
+    args, lines = setup(__doc__)
     wc = count_words(" ".join(lines).split())
-    print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
-    print(f"corpus {CORPUS}: {len(lines)} lines, {wc.total} words, {len(wc)} distinct")
-    print(f"vocab size {args.vocab_size}, best of {args.repeat}\n")
 
     wp_s, wp = best_of(args.repeat, lambda: train_wordpiece(wc, vocab_size=args.vocab_size))
     bpe_s, bpe = best_of(args.repeat, lambda: train_bpe(wc, vocab_size=args.vocab_size))

@@ -189,9 +189,18 @@ def _run_train_unigram(args: argparse.Namespace) -> None:
     """
     wc = corpus.load(args.corpus, split_punct=args.split_punct)
     trace = unigram.trace_unigram(
-        wc, args.variant, args.vocab_size, args.seed, args.seed_size, args.max_piece_len,
-        args.prune_percent, tuple(args.remove), args.log_base, args.shrink, args.em_iterations,
-    )  # fmt: skip
+        wc,
+        args.variant,
+        vocab_size=args.vocab_size,
+        seed=args.seed,
+        seed_size=args.seed_size,
+        max_piece_len=args.max_piece_len,
+        prune_percent=args.prune_percent,
+        choices=tuple(args.remove),
+        log_base=args.log_base,
+        shrinking_factor=args.shrink,
+        em_iterations=args.em_iterations,
+    )
     model = unigram.model_from_trace(trace, split_punct=args.split_punct)
     _report(trace, model, args, _unigram_table)
 

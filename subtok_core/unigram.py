@@ -102,60 +102,52 @@ def _seed_sentence(wc: WordCounts, seed: str, size: int) -> str:
     return text + "."
 
 
-def _params(variant, vocab_size, seed, seed_size, max_piece_len, prune_percent, choices,
-            log_base, shrinking_factor, em_iterations) -> dict:  # fmt: skip
-    return {
-        "variant": variant, "vocab_size": vocab_size, "seed": seed, "seed_size": seed_size,
-        "max_piece_len": max_piece_len, "prune_percent": prune_percent,
-        "choices": tuple(choices), "log_base": log_base if variant == "textbook" else "e",
-        "shrinking_factor": shrinking_factor, "em_iterations": em_iterations,
-    }  # fmt: skip
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every choice of a Unigram run, with its default; the trace keeps them as params.
+
+    Textbook: ``seed`` (strict/all/frequent/given; ``seed_size`` for frequent),
+    ``prune_percent`` of the candidates per round, ``choices`` the piece to remove in
+    round 1, 2, ... ('' = automatic; the student's picks), ``log_base`` "e" or "10".
+    EM: ``seed_size``, ``shrinking_factor``, ``em_iterations`` (None: EmRun's defaults).
+    Both: ``vocab_size`` (None: down to the characters), ``max_piece_len``.
+    """
+
+    variant: str = "textbook"
+    vocab_size: int | None = None
+    seed: str = "all"
+    seed_size: int | None = None
+    max_piece_len: int | None = None
+    prune_percent: float = 10.0
+    choices: tuple[str, ...] = ()
+    log_base: str = "e"
+    shrinking_factor: float | None = None
+    em_iterations: int | None = None
+
+    def items(self) -> tuple[tuple[str, object], ...]:
+        log_base = self.log_base if self.variant == "textbook" else "e"  # EM: nats
+        values = {**{k: getattr(self, k) for k in self.__slots__}, "log_base": log_base}
+        return tuple({**values, "choices": tuple(self.choices)}.items())
 
 
 def iter_unigram(
-    wc: WordCounts,
-    variant: str = "textbook",
-    vocab_size: int | None = None,
-    seed: str = "all",
-    seed_size: int | None = None,
-    max_piece_len: int | None = None,
-    prune_percent: float = 10.0,
-    choices: tuple[str, ...] = (),
-    log_base: str = "e",
-    shrinking_factor: float | None = None,
-    em_iterations: int | None = None,
-    snapshot: bool | None = None,
+    wc: WordCounts, variant: str = "textbook", snapshot: bool | None = None, **settings
 ) -> Iterator[UnigramStep]:
-    """Yield every E, M and prune step until the vocab size is reached.
-
-    Textbook: ``seed`` (strict/all/frequent/given), ``prune_percent`` of the candidates
-    per round, ``choices`` the piece to remove in round 1, 2, ... (the student's picks),
-    ``log_base`` "e" or "10". EM: ``seed_size``, ``shrinking_factor``, ``em_iterations``.
-    Ties: see the module docstring.
-    """
-    params = _params(variant, vocab_size, seed, seed_size, max_piece_len, prune_percent,
-                     choices, log_base, shrinking_factor, em_iterations)  # fmt: skip
+    """Yield every E, M and prune step until the vocab size is reached; `settings` are
+    the fields of Settings. Ties: see the module docstring."""
+    params = dict(Settings(variant, **settings).items())
     yield from _run(wc, variant, snapshot, params).steps()
 
 
 def trace_unigram(
     wc: WordCounts,
     variant: str = "textbook",
-    vocab_size: int | None = None,
-    seed: str = "all",
-    seed_size: int | None = None,
-    max_piece_len: int | None = None,
-    prune_percent: float = 10.0,
-    choices: tuple[str, ...] = (),
-    log_base: str = "e",
-    shrinking_factor: float | None = None,
-    em_iterations: int | None = None,
     snapshot: bool | None = None,
     progress: Callable[[int, int], None] | None = None,
+    **settings,
 ) -> Trace:
     """Run to the end and keep the seed, every step and why it stopped."""
-    params = _params(variant, vocab_size, seed, seed_size, max_piece_len, prune_percent,
-                     choices, log_base, shrinking_factor, em_iterations)  # fmt: skip
+    params = dict(Settings(variant, **settings).items())
     run = _run(wc, variant, snapshot, params)
     goal = getattr(run, "expected_steps", 0)
     steps = []
