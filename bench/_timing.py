@@ -40,3 +40,24 @@ def setup(doc: str, versions: str = "") -> tuple[argparse.Namespace, list[str]]:
     print(f"corpus {CORPUS}: {len(lines)} lines, {words} words, {sum(map(len, lines))} chars")
     print(f"vocab size {args.vocab_size}, best of {args.repeat}\n")
     return args, lines
+
+
+def train_sentencepiece(lines: list[str], vocab_size: int, model_type: str, **extra) -> bytes:
+    """Train sentencepiece on `lines` (every line kept, all characters covered) and return
+    the serialized model; `extra` adds or overrides trainer options (num_threads=1, ...)."""
+    import io
+
+    import sentencepiece as spm
+
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(lines),
+        model_writer=model,
+        model_type=model_type,
+        vocab_size=vocab_size,
+        character_coverage=1.0,
+        max_sentence_length=max(len(line.encode()) for line in lines) + 1,
+        minloglevel=2,
+        **extra,
+    )
+    return model.getvalue()

@@ -12,17 +12,15 @@ Usage (from the repository root)::
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run without installing
 
 import sentencepiece as spm  # noqa: E402
 import tokenizers  # noqa: E402
-from _timing import best_of, setup  # noqa: E402  (bench/ is on sys.path when run as a script)
+from _timing import best_of, setup, train_sentencepiece  # noqa: E402  (bench/ is on sys.path when run as a script)
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers  # noqa: E402
 
 from subtok_core.bpe import BpeModel, train_bpe  # noqa: E402
@@ -42,23 +40,9 @@ def train_tokenizers(lines: list[str], vocab_size: int) -> Tokenizer:
     return tok
 
 
-def train_sentencepiece(lines: list[str], vocab_size: int, threads: int | None) -> bytes:
-    model = io.BytesIO()
-    options: dict[str, Any] = {
-        "sentence_iterator": iter(lines),
-        "model_writer": model,
-        "model_type": "bpe",
-        "vocab_size": vocab_size,
-        "character_coverage": 1.0,
-        "hard_vocab_limit": False,
-        "max_sentence_length": max(len(line.encode()) for line in lines) + 1,
-        "minloglevel": 2,
-        "train_extremely_large_corpus": False,
-    }
-    if threads is not None:
-        options["num_threads"] = threads
-    spm.SentencePieceTrainer.train(**options)
-    return model.getvalue()
+def sentencepiece_bpe(lines: list[str], vocab_size: int, threads: int | None) -> bytes:
+    extra = {} if threads is None else {"num_threads": threads}
+    return train_sentencepiece(lines, vocab_size, "bpe", hard_vocab_limit=False, **extra)
 
 
 def tokenizers_merges(tok: Tokenizer) -> list[tuple[str, str]]:
@@ -97,7 +81,7 @@ def main() -> None:
     for label, threads in spm_runs:
         try:
             spm_s, model = best_of(
-                args.repeat, lambda t=threads: train_sentencepiece(lines, args.vocab_size, t)
+                args.repeat, lambda t=threads: sentencepiece_bpe(lines, args.vocab_size, t)
             )
             pieces = spm.SentencePieceProcessor(model_proto=model).get_piece_size()
             rows.append((label, spm_s, f"{pieces} pieces"))

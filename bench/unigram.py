@@ -16,16 +16,14 @@ Usage (from the repository root)::
 
 from __future__ import annotations
 
-import io
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run without installing
 
 import numpy as np  # noqa: E402
 import sentencepiece as spm  # noqa: E402
-from _timing import best_of, setup  # noqa: E402  (bench/ is on sys.path when run as a script)
+from _timing import best_of, setup, train_sentencepiece  # noqa: E402  (bench/ is on sys.path when run as a script)
 
 from subtok_core.corpus import WordCounts, count_words  # noqa: E402
 from subtok_core.em_arrays import SOW, lattices_of  # noqa: E402
@@ -43,21 +41,12 @@ def train_ours(lines: list[str], vocab_size: int) -> tuple[WordCounts, dict[str,
     return wc, {row.piece: float(np.log(row.prob)) for row in last.vocab}
 
 
-def train_sentencepiece(lines: list[str], vocab_size: int) -> dict[str, float]:
-    model = io.BytesIO()
-    options: dict[str, Any] = {
-        "sentence_iterator": iter(lines),
-        "model_writer": model,
-        "model_type": "unigram",
-        "vocab_size": vocab_size,
-        "character_coverage": 1.0,
-        "normalization_rule_name": "identity",
-        "max_sentence_length": max(len(line.encode()) for line in lines) + 1,
-        "minloglevel": 2,
-        "num_threads": 1,
-    }
-    spm.SentencePieceTrainer.train(**options)
-    sp = spm.SentencePieceProcessor(model_proto=model.getvalue())
+def sentencepiece_pieces(lines: list[str], vocab_size: int) -> dict[str, float]:
+    """sentencepiece's unigram pieces (without its meta pieces) and their log-probabilities."""
+    model = train_sentencepiece(
+        lines, vocab_size, "unigram", normalization_rule_name="identity", num_threads=1
+    )
+    sp = spm.SentencePieceProcessor(model_proto=model)
     pieces = (sp.id_to_piece(i) for i in range(sp.get_piece_size()))
     return {p: sp.get_score(sp.piece_to_id(p)) for p in pieces if p not in META}
 
@@ -82,7 +71,7 @@ def main() -> None:
     args, lines = setup(__doc__, f"numpy {np.__version__}, sentencepiece {spm.__version__}")
 
     ours_s, (wc, ours) = best_of(args.repeat, lambda: train_ours(lines, args.vocab_size))
-    spm_s, theirs = best_of(args.repeat, lambda: train_sentencepiece(lines, args.vocab_size))
+    spm_s, theirs = best_of(args.repeat, lambda: sentencepiece_pieces(lines, args.vocab_size))
     print(f"{'trainer':<40} {'seconds':>8}  pieces")
     print(f"{'ours (count_words + EmRun.steps)':<40} {ours_s:8.2f}  {len(ours)}")
     print(f"{'sentencepiece unigram, num_threads=1':<40} {spm_s:8.2f}  {len(theirs)}")
