@@ -39,6 +39,16 @@ LESSONS = [
         "course material's textbook variant with exact numbers, and real EM with expected "
         "counts and the word lattice.",
     ),
+    (
+        "pages/compare.py",
+        "Compare",
+        ":material/compare:",
+        "Train BPE, WordPiece and Unigram on the same corpus to the same size, type any text "
+        "and see where they cut it differently, then compare them on the charts of the SaGe "
+        "and Bostrom & Durrett papers: token lengths, tokens per word, distinct neighbours, "
+        "frequency profiles, the tokens each uses more. Train on one sample, measure on "
+        "another.",
+    ),
 ]
 
 st.subheader("Lessons")

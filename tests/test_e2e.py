@@ -59,3 +59,14 @@ def test_unigram_deep_link_opens_the_m_step_and_the_choice_goes_to_the_url(
     page.get_by_role("button", name="next ▶").click()
     expect(page.get_by_text("Pruned un (chosen by you)")).to_be_visible(timeout=30_000)
     expect(page.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()
+
+
+def test_compare_deep_link_trains_on_enwiki_and_draws_the_charts(page: Page, app_url: str):
+    page.goto(f"{app_url}/compare?corpus=sample:enwiki&size=8000&tok=bpe,unigram")
+    page.wait_for_selector(IDLE, timeout=240_000)
+    expect(page.get_by_text("Token length", exact=True)).to_be_visible(timeout=240_000)
+    expect(page.get_by_text("Unigram: ", exact=False).first).to_be_visible()
+    # every chart of the page is drawn by vega in the browser
+    charts = page.locator(".vega-embed canvas, .vega-embed svg")
+    expect(charts.nth(5)).to_be_visible(timeout=60_000)
+    expect(page).to_have_url(re.compile(r"tok=bpe(%2C|,)unigram"))
