@@ -181,11 +181,18 @@ def charts(models: dict, wc, size: int, lines: tuple[str, ...]) -> None:
     st.subheader("Encoding efficiency")
     st.dataframe(summary, hide_index=True)
     wordpiece_note(per)
+    names = [LABELS[k] for k in compare.KINDS]  # fixed colors, whatever is shown
+    spent = viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})
+    chart(
+        "Characters per token",
+        "efficiency",
+        viz_compare.efficiency_chart(spent, names=names),
+        spent,
+    )
     st.caption(
         "Bostrom & Durrett (Table 2) report tokens per word and per word type; fewer "
         "tokens for the same text means each token carries more."
     )
-    names = [LABELS[k] for k in compare.KINDS]  # fixed colors, whatever is shown
     left, right = st.columns(2)
     for number, (title, key, read, builder) in enumerate(CHARTS):
         table = viz_compare.stack({n: _table(t[key]) for n, t in per.items()})
