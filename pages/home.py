@@ -57,7 +57,7 @@ for path, label, icon, text in LESSONS:
         st.page_link(path, label=label, icon=icon)
         st.write(text)
 
-st.caption("In preparation: SaGe (context-aware pruning) and a side-by-side comparison.")
+st.caption("In preparation: SaGe (context-aware vocabulary pruning, SaGe paper 000).")
 st.subheader("Share a view")
 st.write(
     "Every lesson keeps its choices in the address bar: copy the URL to reopen exactly the "
