@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.e2e
@@ -12,6 +13,25 @@ IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 
 def settle(page: Page) -> None:
     page.wait_for_selector(IDLE, timeout=60_000)
+
+
+def pick_from(page: Page, label: str, option: str) -> None:
+    """Choose `option` in a select box. A deep link's first load can rerun the script
+    once more (the URL's values reach the widgets), which redraws an open list under the
+    pointer, so wait for quiet and try again if the list was redrawn."""
+    for _attempt in range(3):
+        settle(page)
+        page.wait_for_timeout(1000)
+        settle(page)
+        page.get_by_role("combobox", name=label).click()
+        choice = page.locator("[role=option]").filter(has_text=re.compile(f"^{option}$"))
+        try:
+            choice.click(timeout=5_000)
+            settle(page)
+            return
+        except PlaywrightError:
+            page.keyboard.press("Escape")
+    raise AssertionError(f"could not choose {option!r} in {label!r}")
 
 
 def test_deep_link_opens_merge_three_and_next_shows_the_fourth(page: Page, app_url: str):
@@ -50,9 +70,7 @@ def test_unigram_deep_link_opens_the_m_step_and_the_choice_goes_to_the_url(
         timeout=30_000
     )
     expect(page.get_by_text("smallest increase: ru (+0.000), tied with un")).to_be_visible()
-    page.get_by_role("combobox", name="Remove another piece this round").click()
-    page.locator("[role=option]").filter(has_text=re.compile(r"^un$")).click()
-    settle(page)
+    pick_from(page, "Remove another piece this round", "un")
     page.get_by_role("button", name="Remove it").click()
     settle(page)
     expect(page).to_have_url(re.compile(r"remove=un"))
