@@ -246,11 +246,9 @@ def status_of(pair: tuple[str, str], chosen, tied) -> str:
 
 
 def style_status(df: pd.DataFrame):
-    """Merged row red, tied rows orange."""
-    colors = {
-        "merged": "background-color: #ffd6d6; font-weight: bold",
-        "tied": "background-color: #ffe8cc",
-    }
+    """Merged (or pruned) rows red, tied rows orange."""
+    red = "background-color: #ffd6d6; font-weight: bold"
+    colors = {"merged": red, "pruned": red, "tied": "background-color: #ffe8cc"}
     return df.style.apply(lambda row: [colors.get(row["status"], "")] * len(row), axis=1)
 
 
@@ -315,21 +313,29 @@ def predict_panel(trace, i: int, judge: Callable, pair_text: Callable, prefix: s
         (st.success if right else st.warning)(why)
 
 
-def downloads(trace, prefix: str) -> None:
-    """CSV of the merges and JSON of the trace, written only when a button is clicked."""
+def downloads(
+    trace,
+    prefix: str,
+    csv: tuple[str, Callable] = ("merges (CSV)", export.merges_csv),
+    full: bool | None = None,
+) -> None:
+    """A CSV of the steps (`csv`: its button label and writer) and the trace as JSON (the
+    full snapshots unless the trace is compact, or as `full` says), written only when a
+    button is clicked."""
     st.subheader("Download")
     left, right = st.columns(2)
+    label, write = csv
     left.download_button(
-        "merges (CSV)",
-        lambda: export.merges_csv(trace),
-        f"{prefix}_merges.csv",
+        label,
+        lambda: write(trace),
+        f"{prefix}_{label.split()[0]}.csv",
         "text/csv",
         key=f"{prefix}_dl_csv",
         on_click="ignore",
     )
     right.download_button(
         "whole trace (JSON)",
-        lambda: export.trace_to_json(trace, full=not trace.compact),
+        lambda: export.trace_to_json(trace, full=not trace.compact if full is None else full),
         f"{prefix}_trace.json",
         "application/json",
         key=f"{prefix}_dl_json",

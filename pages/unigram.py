@@ -160,11 +160,6 @@ def removal_frame(step, before: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["piece", "loss without it", "increase", "status"])
 
 
-def style_pruned(df: pd.DataFrame):
-    red = "background-color: #ffd6d6; font-weight: bold"
-    return df.style.apply(lambda row: [red if row["status"] else ""] * len(row), axis=1)
-
-
 def loss_curve(trace, i: int, variant: str) -> None:
     rows = [
         {
@@ -348,7 +343,7 @@ def step_view(trace, i: int, step, variant: str) -> None:
             table = table.sort_values("probability", ascending=False, kind="stable")
             table = table.head(VOCAB_ROWS)
         st.dataframe(
-            style_pruned(table),
+            w.style_status(table),
             hide_index=True,
             height=min(460, 38 + 35 * len(table)),
             column_config=_float_format(),
@@ -384,7 +379,7 @@ def removal_panel(trace, step) -> None:
         frame = frame.iloc[cut : cut + REMOVAL_ROWS]
     three = st.column_config.NumberColumn(format="%.3f")
     st.dataframe(
-        style_pruned(frame),
+        w.style_status(frame),
         hide_index=True,
         height=min(360, 38 + 35 * len(frame)),
         column_config={"loss without it": three, "increase": three},
@@ -396,27 +391,6 @@ def removal_panel(trace, step) -> None:
             "Every removal leaves the loss as it is: each word has another segmentation "
             "that is just as probable."
         )
-
-
-def downloads(trace) -> None:
-    st.subheader("Download")
-    left, right = st.columns(2)
-    left.download_button(
-        "steps (CSV)",
-        lambda: export.unigram_steps_csv(trace),
-        "unigram_steps.csv",
-        "text/csv",
-        key="unigram_dl_csv",
-        on_click="ignore",
-    )
-    right.download_button(
-        "whole trace (JSON)",
-        lambda: export.trace_to_json(trace, full=True),
-        "unigram_trace.json",
-        "application/json",
-        key="unigram_dl_json",
-        on_click="ignore",
-    )
 
 
 w.ensure_navigation()
@@ -439,4 +413,4 @@ else:
 step_view(trace, i, step, variant)
 loss_curve(trace, i, variant)
 lattice_panel(trace, i, step or trace.start, variant)
-downloads(trace)
+w.downloads(trace, "unigram", ("steps (CSV)", export.unigram_steps_csv), full=True)

@@ -33,11 +33,8 @@ from .merging import (
     snapshot_mode,
     stop_reason,
 )
-from .steps import SegmentTrace, Span, Trace
+from .steps import EOW, SOW, UNK, SegmentTrace, Span, Trace
 
-EOW = "</w>"
-SOW = "\u2581"  # ▁, SentencePiece's word-start symbol
-UNK = "[UNK]"
 MARKERS = ("none", "eow", "suffix", "sow")
 SNAPSHOT_MAX_WORDS = 400  # corpora with more distinct words get compact steps
 TOP_PAIRS = 20  # pair-table rows kept per step in compact traces
@@ -327,6 +324,18 @@ def encode_word(
         applied.append((rank + 1, (a, b), tuple(UNK if s is None else s for s in syms)))
         nxt = rank + 1
     return BpeWordTrace(word, offset, initial, tuple(applied), tuple(widths))
+
+
+def word_segmenter(model: BpeModel) -> Callable[[str], list[str]]:
+    """word -> its pieces, with the merge ranks built once: the fast path for encoding a
+    whole corpus.
+
+    >>> from subtok_core.corpus import load
+    >>> word_segmenter(train_bpe(load("toy:cat-bat"), merges=3))("bags")
+    ['b', 'ag', 's']
+    """
+    ranks = _ranks(model)
+    return lambda word: list(encode_word(model, word, ranks).final)
 
 
 def _initial_widths(word: str, marker: str) -> list[int]:

@@ -78,17 +78,17 @@ def vocab_of(model) -> tuple[str, ...]:
 
 def encode(model, text: str) -> Encoded:
     """`text` encoded by a trained BPE, WordPiece or Unigram model, with token ids."""
-    module = _module(model)
-    spans = module.segment(model, text).tokens
+    spans = algorithm_of(model).segment(model, text).tokens
     index = {piece: i for i, piece in enumerate(vocab_of(model))}
     return Encoded(tuple(spans), tuple(index.get(s.text, -1) for s in spans))
 
 
-def _module(model):
+def algorithm_of(model):
+    """The module (bpe, wordpiece or unigram) that trained `model` and encodes with it."""
     for module in (bpe, wordpiece, unigram):
         if type(model).__module__ == module.__name__:
             return module
-    raise ValueError(f"No tokenizer encodes with a {type(model).__name__}.")
+    raise ValueError(f"There is no word segmenter or encoder for a {type(model).__name__}.")
 
 
 def unshared(encoded: Mapping[str, Encoded]) -> dict[str, set[tuple[int, int]]]:

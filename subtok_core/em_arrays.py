@@ -53,6 +53,7 @@ from numpy.typing import ArrayLike
 
 from .corpus import WordCounts
 from .lattice import TIE_TOLERANCE
+from .steps import SOW
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +255,6 @@ def best_segmentations(words: Sequence[str], logp: Mapping[str, float]) -> list[
 
 # --- the seed: frequent substrings and their edges ------------------------------------
 
-SOW = "\u2581"  # ▁, SentencePiece's word-start symbol
 KEEP_WHOLE_WORDS = True  # whole words are seeds even if always followed by a space
 _SAME_SCRIPT = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "KATAKANA-HIRAGANA": "CJK"}
 

@@ -23,8 +23,9 @@ import numpy as np
 import pandas as pd
 
 from .corpus import WordCounts, split_words
+from .steps import EOW, SOW
+from .wordpiece import PREFIX
 
-SOW, PREFIX, EOW = "\u2581", "##", "</w>"
 STYLES = ("sow", "wordpiece", "eow", "none")
 SPECIALS = frozenset({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "<unk>", "<s>", "</s>"})
 STYLE_TEXT = {
@@ -208,19 +209,9 @@ def tokenize_corpus(
 def word_segmenter(model) -> Callable[[str], list[str]]:
     """word -> pieces for a trained BpeModel, WordPieceModel or UnigramModel, with the
     model's lookup tables built once (not once per word)."""
-    from . import bpe, unigram, wordpiece
+    from .compare import algorithm_of
 
-    if isinstance(model, bpe.BpeModel):
-        ranks: dict[tuple[str, str], int] = {}
-        for rank, pair in enumerate(model.merges):
-            ranks.setdefault(pair, rank)
-        return lambda word: list(bpe.encode_word(model, word, ranks).final)
-    if isinstance(model, wordpiece.WordPieceModel):
-        vocab = frozenset(model.vocab)
-        return lambda word: list(wordpiece.encode_word(model, word, vocab).pieces)
-    if isinstance(model, unigram.UnigramModel):
-        return unigram.word_segmenter(model)
-    raise ValueError(f"There is no word segmenter for a {type(model).__name__}.")
+    return algorithm_of(model).word_segmenter(model)
 
 
 def model_style(model) -> str:

@@ -12,6 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+# Markers and the unknown token, spelled the same by every algorithm.
+SOW = "\u2581"  # ▁, SentencePiece's word-start symbol
+EOW = "</w>"  # end of word, as the 003 slides and the 004 blog
+UNK = "[UNK]"
+
 
 @dataclass(frozen=True, slots=True)
 class Span:

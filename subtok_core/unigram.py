@@ -32,12 +32,11 @@ from dataclasses import dataclass
 from . import corpus
 from .corpus import WordCounts
 from .lattice import WordLattice, max_piece_len, viterbi, word_lattice
-from .steps import SegmentTrace, Span, Trace, UnigramStep
+from .steps import SOW, SegmentTrace, Span, Trace, UnigramStep
 from .unigram_seed import SEED_TEXT, seed_rows
 from .unigram_textbook import TextbookRun
 
 VARIANTS = ("textbook", "em")
-SOW = "\u2581"  # ▁, SentencePiece's word-start symbol
 SNAPSHOT_MAX_WORDS = 400  # corpora with more distinct words get compact steps
 TEXTBOOK_MAX_WORDS = 12_000  # the textbook variant re-segments words piece by piece,
 TEXTBOOK_MAX_SEED = 25_000  # so it is kept to corpora and seeds of this size

@@ -452,6 +452,16 @@ def train_wordpiece(
 # --- encoding -------------------------------------------------------------------------
 
 
+def word_segmenter(model: WordPieceModel) -> Callable[[str], list[str]]:
+    """word -> its pieces by longest match, with the vocabulary set built once.
+
+    >>> word_segmenter(WordPieceModel(("f", "##u", "##s", "##ed"), ()))("fused")
+    ['f', '##u', '##s', '##ed']
+    """
+    vocab = frozenset(model.vocab)
+    return lambda word: list(encode_word(model, word, vocab).pieces)
+
+
 def encode_word(
     model: WordPieceModel,
     word: str,
