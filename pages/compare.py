@@ -180,6 +180,10 @@ def charts(models: dict, wc, size: int, lines: tuple[str, ...]) -> None:
     )
     st.subheader("Encoding efficiency")
     st.dataframe(summary, hide_index=True)
+    st.caption(
+        "Bostrom & Durrett (Table 2) report tokens per word and per word type; fewer "
+        "tokens for the same text means each token carries more."
+    )
     wordpiece_note(per)
     names = [LABELS[k] for k in compare.KINDS]  # fixed colors, whatever is shown
     spent = viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})
@@ -188,10 +192,6 @@ def charts(models: dict, wc, size: int, lines: tuple[str, ...]) -> None:
         "efficiency",
         viz_compare.efficiency_chart(spent, names=names),
         spent,
-    )
-    st.caption(
-        "Bostrom & Durrett (Table 2) report tokens per word and per word type; fewer "
-        "tokens for the same text means each token carries more."
     )
     left, right = st.columns(2)
     for number, (title, key, read, builder) in enumerate(CHARTS):
