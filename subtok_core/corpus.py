@@ -22,6 +22,7 @@ DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 MAX_BYTES = 20 * 1024 * 1024  # uploads and files above 20 MB are refused
 
 _PUNCT = re.compile(r"\w+|[^\w\s]", re.UNICODE)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”»)\]]*\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,26 @@ def split_words(text: str, split_punct: bool = False) -> list[str]:
     if split_punct:
         return _PUNCT.findall(text)
     return text.split()
+
+
+def split_sentences(lines) -> list[str]:
+    """Lines (paragraphs) -> sentences: a cut after . ! ? or … and the spaces that follow,
+    where the next sentence starts with a capital letter, a digit or an opening quote.
+
+    >>> split_sentences(["It rained. Then it stopped! e.g. not here", "Second line."])
+    ['It rained.', 'Then it stopped! e.g. not here', 'Second line.']
+    """
+    sentences: list[str] = []
+    for line in lines:
+        start = 0
+        for cut in _SENTENCE_END.finditer(line):
+            head = line[cut.end() : cut.end() + 2].lstrip("\"'“«([")
+            if head[:1].isupper() or head[:1].isdigit():
+                sentences.append(line[start : cut.end()].strip())
+                start = cut.end()
+        if line[start:].strip():
+            sentences.append(line[start:].strip())
+    return [s for s in sentences if s]
 
 
 def count_words(words: list[str] | tuple[str, ...], name: str = "") -> WordCounts:
