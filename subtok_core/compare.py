@@ -84,8 +84,10 @@ def encode(model, text: str) -> Encoded:
 
 
 def algorithm_of(model):
-    """The module (bpe, wordpiece or unigram) that trained `model` and encodes with it."""
-    for module in (bpe, wordpiece, unigram):
+    """The module (bpe, wordpiece, unigram or sage) that trained `model` and encodes with it."""
+    from . import sage  # gensim-heavy training, but its encoder is plain Python
+
+    for module in (bpe, wordpiece, unigram, sage):
         if type(model).__module__ == module.__name__:
             return module
     raise ValueError(f"There is no word segmenter or encoder for a {type(model).__name__}.")

@@ -1,0 +1,300 @@
+"""SaGe (Yehezkel & Pinter, 000): prune a large BPE vocabulary by a skipgram context loss.
+
+Algorithm 3: start from our BPE with the ``▁`` word-start marker at n x V pieces; then,
+step by step, prune the k pieces whose removal raises the eq. (1) loss least
+(sage_loss). Every m steps the ablation loss of every piece is recomputed and the M lowest
+kept as the candidate set; in between only the candidates' losses are. Embeddings are
+retrained every l x m steps. Single characters and ``▁`` + character are never pruned.
+
+The controls of issue 7 run the same schedule with another rule: ``frequency`` prunes
+the pieces least used by the current tokenization, ``random`` draws them (seeded).
+
+>>> sentences = [["the", "cat"], ["the", "hat"], ["a", "cat", "sat"]] * 3
+>>> s = SageSettings(vocab_size=14, initial_size=17, k=1, M=3, m=1, l=2, dim=4, seed=1)
+>>> trace = trace_sage(sentences, s)
+>>> [step.vocab_size for step in trace.steps]
+[16, 15, 14]
+>>> [step.retrained_embeddings for step in trace.steps]
+[True, False, True]
+>>> len(model_from_trace(trace).vocab)
+14
+
+Ties: equal losses (or counts) are pruned in the order BPE learned the pieces, earliest
+first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
+
+import numpy as np
+
+from . import bpe
+from .corpus import count_words, split_words
+from .sage_corpus import UNKNOWN, SentenceCorpus, greedy, is_protected
+from .sage_loss import Embeddings, PairLoss, ablation_losses, corpus_loss, train_embeddings
+from .steps import SOW, UNK, SegmentTrace, Span, Trace
+
+CONTROLS = ("frequency", "random")
+SCORE_NAMES = {None: "ablation loss", "frequency": "uses", "random": "random draw"}
+
+
+@dataclass(frozen=True, slots=True)
+class SageSettings:
+    """Algorithm 3's parameters under the paper's names; defaults scaled to small samples
+    (:data:`PAPER` has Table 6's)."""
+
+    vocab_size: int = 1000  # V
+    initial_size: int | None = None  # the BPE size to start from; None: round(n x V)
+    n: float = 1.2  # overshoot factor
+    k: int = 50  # pieces pruned per step
+    M: int = 400  # size of the candidate set  # noqa: N815
+    m: int = 1  # every m steps all losses are recomputed
+    l: int = 2  # embeddings retrained every l x m steps  # noqa: E741
+    window: int = 5  # SaGe's window W (both sides)
+    w2v_window: int = 5
+    dim: int = 50
+    negative: int = 15
+    epochs: int = 5
+    seed: int = 1
+    workers: int = 1
+
+    @property
+    def start_size(self) -> int:
+        return self.initial_size or round(self.n * self.vocab_size)
+
+
+PAPER = SageSettings(vocab_size=16000, n=1.25, k=100, M=1500, m=10, l=4)
+
+
+@dataclass(frozen=True, slots=True)
+class SageStart:
+    """Before the first prune: the BPE vocabulary and the sample it tokenizes."""
+
+    vocab: tuple[str, ...]  # BPE's n x V pieces in the order BPE learned them
+    protected: int  # how many of them are never pruned
+    sentences: int
+    words: int
+    tokens: int  # running tokens of the sample under this vocabulary
+
+
+@dataclass(frozen=True, slots=True)
+class SageStep:
+    """One prune step of Algorithm 3 (or of a control on the same schedule)."""
+
+    number: int
+    vocab_size: int  # after the prune
+    loss: float | None  # eq. (1) before the prune, with this step's embeddings (None: control)
+    recomputed_losses: bool  # every piece's score recomputed (i = 0 mod m)
+    retrained_embeddings: bool
+    candidates: tuple[tuple[str, float], ...]  # the candidate set, lowest score first
+    pruned: tuple[tuple[str, float], ...]
+    tokens: int  # running tokens after the prune
+    embeddings: Embeddings | None = None  # the new embeddings when retrained
+
+
+@dataclass(frozen=True, slots=True)
+class SageModel:
+    vocab: tuple[str, ...]
+    marker: str = "sow"
+    split_punct: bool = False
+
+
+def check_settings(s: SageSettings, control: str | None = None) -> None:
+    """Refuse settings Algorithm 3 cannot run, in a sentence a student understands."""
+    if control is not None and control not in CONTROLS:
+        raise ValueError(f"Unknown control {control!r}; choose {' or '.join(CONTROLS)}.")
+    for name in ("vocab_size", "k", "M", "m", "l", "window", "dim", "negative", "epochs"):
+        if getattr(s, name) < 1:
+            raise ValueError(f"{name} must be at least 1, not {getattr(s, name)}.")
+    if s.start_size <= s.vocab_size:
+        raise ValueError(
+            f"The initial size {s.start_size} must be larger than the final vocab size "
+            f"{s.vocab_size}: SaGe only removes pieces."
+        )
+    if s.k > s.M:
+        raise ValueError(
+            f"The candidate set (M = {s.M}) must hold at least the k = {s.k} pieces pruned "
+            "per step."
+        )
+
+
+def prepare(sentences: Sequence[Sequence[str]], s: SageSettings) -> SentenceCorpus:
+    """Train BPE (▁ marker) to the initial size and tokenize the sample with it."""
+    sentences = [list(words) for words in sentences if words]
+    if not sentences:
+        raise ValueError("The sample is empty: SaGe needs sentences of words.")
+    wc = count_words([w for words in sentences for w in words])
+    alphabet = len({ch for w in wc.words for ch in w}) + 1
+    if s.vocab_size < alphabet:
+        raise ValueError(
+            f"vocab size {s.vocab_size} is smaller than the {alphabet} characters (▁ "
+            "included) of this sample, which are never pruned."
+        )
+    trace = bpe.trace_bpe(wc, vocab_size=s.start_size, marker="sow")
+    if trace.truncated:
+        made = len(bpe.model_from_trace(trace).vocab)
+        raise ValueError(
+            f"This sample is too small for an initial vocabulary of {s.start_size}: BPE "
+            f"runs out of pairs at {made} pieces. Choose a smaller size or a bigger sample."
+        )
+    corpus = SentenceCorpus(bpe.model_from_trace(trace).vocab, sentences)
+    protected = int(sum(map(is_protected, corpus.pieces)))
+    if s.vocab_size < protected:
+        raise ValueError(
+            f"vocab size {s.vocab_size} is smaller than the {protected} single characters "
+            "and ▁ + character pieces of this vocabulary, which SaGe never prunes."
+        )
+    return corpus
+
+
+def _scorer(control: str | None, s: SageSettings) -> Callable:
+    """The rule that ranks the pieces: ablation loss, uses, or a seeded random draw."""
+    if control == "frequency":
+        return lambda corpus, pool, emb: corpus.usage()[pool].astype(float)
+    if control == "random":
+        rng = np.random.default_rng(s.seed)
+        return lambda corpus, pool, emb: rng.random(len(pool))
+    return lambda corpus, pool, emb: ablation_losses(corpus, pool, emb, s.window)
+
+
+def _ranked(pool: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.lexsort((pool, scores))  # lowest score first; ties: earlier piece first
+    return pool[order], scores[order]
+
+
+def iter_sage(
+    corpus: SentenceCorpus, s: SageSettings, control: str | None = None
+) -> Iterator[SageStep]:
+    """Algorithm 3 on a prepared corpus (changed in place), one SageStep per prune."""
+    check_settings(s, control)
+    score = _scorer(control, s)
+    protected = np.array([is_protected(p) for p in corpus.pieces])
+    pair, cands = None, np.zeros(0, dtype=np.int64)
+    i = 0
+    while (size := int(corpus.alive.sum())) > s.vocab_size:
+        retrain = control is None and i % (s.l * s.m) == 0
+        emb = None
+        if retrain:
+            emb = train_embeddings(corpus, s.dim, s.w2v_window, s.negative, s.seed,
+                                   s.epochs, s.workers, s.window)  # fmt: skip
+            pair = PairLoss(emb)
+        full = control is not None or i % s.m == 0 or len(cands) == 0
+        pool = np.flatnonzero(corpus.alive & ~protected) if full else cands
+        ranked, scores = _ranked(pool, np.asarray(score(corpus, pool, pair), dtype=float))
+        if full:
+            ranked, scores = ranked[: s.M], scores[: s.M]
+        loss = corpus_loss(corpus, pair, s.window) if pair is not None else None
+        take = min(s.k, size - s.vocab_size, len(ranked))
+        names = [corpus.pieces[t] for t in ranked.tolist()]
+        cand_rows = tuple(zip(names, scores.tolist(), strict=True))
+        corpus.remove(ranked[:take].tolist())
+        cands = ranked[take:]
+        i += 1
+        yield SageStep(i, size - take, loss, full, retrain, cand_rows, cand_rows[:take],
+                       len(corpus.flat), emb)  # fmt: skip
+
+
+def trace_sage(
+    sentences: Sequence[Sequence[str]],
+    s: SageSettings = SageSettings(),
+    control: str | None = None,
+    on_step: Callable[[SageStep, int], None] | None = None,
+) -> Trace:
+    """Run Algorithm 3 (or a control) to the vocab size; `on_step(step, total)` is called
+    after every prune (the page's progress bar)."""
+    check_settings(s, control)
+    corpus = prepare(sentences, s)
+    start = SageStart(
+        tuple(corpus.pieces), int(sum(map(is_protected, corpus.pieces))),
+        corpus.n_sentences, len(corpus.running), len(corpus.flat),
+    )  # fmt: skip
+    total = steps_needed(s)
+    steps = []
+    for step in iter_sage(corpus, s, control):
+        steps.append(step)
+        if on_step:
+            on_step(step, total)
+    params = tuple(asdict(s).items()) + (("control", control),)
+    reason = f"Reached the vocab size {s.vocab_size} in {len(steps)} prune steps."
+    return Trace("sage", params, start, tuple(steps), False, reason, True)
+
+
+def steps_needed(s: SageSettings) -> int:
+    """How many prune steps take n x V down to V, k at a time."""
+    return -(-(s.start_size - s.vocab_size) // s.k)
+
+
+def settings_of(trace: Trace) -> SageSettings:
+    return SageSettings(**{k: v for k, v in trace.params if k != "control"})
+
+
+def vocab_after(trace: Trace, upto: int | None = None) -> tuple[str, ...]:
+    """The vocabulary after the first `upto` prune steps (all of them by default)."""
+    steps = trace.steps if upto is None else trace.steps[:upto]
+    gone = {piece for step in steps for piece, _ in step.pruned}
+    return tuple(p for p in trace.start.vocab if p not in gone)
+
+
+def model_from_trace(trace: Trace, upto: int | None = None) -> SageModel:
+    return SageModel(vocab_after(trace, upto))
+
+
+def bpe_model(trace: Trace, size: int | None = None) -> SageModel:
+    """BPE(V): the first V pieces BPE learned (its vocabulary at that size), applied by the
+    same greedy longest prefix, so only the vocabularies differ."""
+    size = settings_of(trace).vocab_size if size is None else size
+    return SageModel(trace.start.vocab[:size])
+
+
+def train_sage(sentences, s: SageSettings = SageSettings(), control: str | None = None):
+    return model_from_trace(trace_sage(sentences, s, control))
+
+
+def embeddings_at(trace: Trace, step: int) -> Embeddings | None:
+    """The embeddings in force during step `step` (1-based): the last retrained by then."""
+    for record in reversed(trace.steps[:step]):
+        if record.embeddings is not None:
+            return record.embeddings
+    return None
+
+
+def corpus_at(trace: Trace, sentences, step: int) -> SentenceCorpus:
+    """The sample tokenized as at the start of step `step` (before its prune)."""
+    corpus = SentenceCorpus(trace.start.vocab, [list(w) for w in sentences if w])
+    gone = set(vocab_after(trace, 0)) - set(vocab_after(trace, step - 1))
+    if gone:
+        corpus.remove([corpus.index[p] for p in gone])
+    return corpus
+
+
+def word_segmenter(model: SageModel) -> Callable[[str], list[str]]:
+    """word -> its pieces by greedy longest prefix; an unseen character becomes [UNK]."""
+    index = {p: i for i, p in enumerate(model.vocab)}
+    longest = max(map(len, model.vocab))
+    names = list(model.vocab)
+    return lambda word: [
+        UNK if i == UNKNOWN else names[i] for i in greedy(SOW + word, index, longest)
+    ]
+
+
+def segment(model: SageModel, text: str) -> SegmentTrace:
+    """Encode a text word by word (greedy longest prefix); tokens as spans."""
+    if not text.strip():
+        raise ValueError("Type a word to encode.")
+    cut = word_segmenter(model)
+    tokens, pos = [], 0
+    for word in split_words(text, model.split_punct):
+        start = text.index(word, pos)
+        pos = start
+        for piece in cut(word):
+            width = 1 if piece == UNK else len(piece.removeprefix(SOW))
+            tokens.append(Span(piece, pos, pos + width))
+            pos += width
+    return SegmentTrace(text, tuple(tokens), ())
+
+
+def as_settings(**values) -> SageSettings:
+    """SageSettings from keyword values, None meaning the default."""
+    return replace(SageSettings(), **{k: v for k, v in values.items() if v is not None})
