@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 
 from . import bpe
-from .corpus import count_words, split_words
+from .corpus import count_words, load_lines, split_sentences, split_words
 from .sage_corpus import UNKNOWN, SentenceCorpus, greedy, is_protected
 from .sage_loss import Embeddings, PairLoss, ablation_losses, corpus_loss, train_embeddings
 from .steps import SOW, UNK, SegmentTrace, Span, Trace
@@ -147,6 +147,21 @@ def prepare(sentences: Sequence[Sequence[str]], s: SageSettings) -> SentenceCorp
             "and ▁ + character pieces of this vocabulary, which SaGe never prunes."
         )
     return corpus
+
+
+def sample_sentences(
+    source: str | Sequence[str], limit: int | None = None, sentences: bool = True
+) -> list[list[str]]:
+    """A corpus name (or its lines) -> sentences as word lists: lines are split into
+    sentences (SaGe's context unit), empty ones dropped; `limit` keeps the first lines.
+
+    >>> sample_sentences(["It rains. The cat sleeps.", "  ", "Done."])
+    [['It', 'rains.'], ['The', 'cat', 'sleeps.'], ['Done.']]
+    """
+    lines = load_lines(source) if isinstance(source, str) else list(source)
+    lines = [line for line in lines[:limit] if line.strip()]
+    units = split_sentences(lines) if sentences else lines
+    return [words for words in (split_words(u) for u in units) if words]
 
 
 def _scorer(control: str | None, s: SageSettings) -> Callable:
