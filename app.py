@@ -15,6 +15,7 @@ LESSONS = [
     st.Page(
         "pages/unigram.py", title="Unigram LM", icon=":material/content_cut:", url_path="unigram"
     ),
+    st.Page("pages/sage.py", title="SaGe", icon=":material/hub:", url_path="sage"),
     st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
 ]
 

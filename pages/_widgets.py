@@ -176,11 +176,26 @@ class TraceStore:
     def __init__(self, size: int = 32):
         self.size, self.lock, self.runs = size, threading.Lock(), OrderedDict()
 
-    def get(self, key: Hashable, compute: Callable, label: str):
+    def cached(self, key: Hashable):
+        """The run kept under `key`, or None."""
         with self.lock:
             if key in self.runs:
                 self.runs.move_to_end(key)
                 return self.runs[key]
+        return None
+
+    def keep(self, key: Hashable, result):
+        """Keep a finished run (dropping the oldest past `size`) and give it back."""
+        with self.lock:
+            self.runs[key] = result
+            while len(self.runs) > self.size:
+                self.runs.popitem(last=False)
+        return result
+
+    def get(self, key: Hashable, compute: Callable, label: str):
+        done = self.cached(key)
+        if done is not None:
+            return done
         holder = st.empty()
         bar = holder.progress(0.0, text=label)
 
@@ -191,11 +206,7 @@ class TraceStore:
             result = compute(report)
         finally:
             holder.empty()
-        with self.lock:
-            self.runs[key] = result
-            while len(self.runs) > self.size:
-                self.runs.popitem(last=False)
-        return result
+        return self.keep(key, result)
 
 
 @st.cache_resource

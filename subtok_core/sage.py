@@ -180,10 +180,15 @@ def _ranked(pool: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 def iter_sage(
-    corpus: SentenceCorpus, s: SageSettings, control: str | None = None
+    corpus: SentenceCorpus,
+    s: SageSettings,
+    control: str | None = None,
+    on_phase: Callable[[str], None] | None = None,
 ) -> Iterator[SageStep]:
-    """Algorithm 3 on a prepared corpus (changed in place), one SageStep per prune."""
+    """Algorithm 3 on a prepared corpus (changed in place), one SageStep per prune;
+    `on_phase(text)` hears what is being computed (for a status line)."""
     check_settings(s, control)
+    say = on_phase or (lambda text: None)
     score = _scorer(control, s)
     protected = np.array([is_protected(p) for p in corpus.pieces])
     pair, cands = None, np.zeros(0, dtype=np.int64)
@@ -192,11 +197,13 @@ def iter_sage(
         retrain = control is None and i % (s.l * s.m) == 0
         emb = None
         if retrain:
+            say(f"step {i + 1}: training Word2Vec on {len(corpus.flat):,} tokens")
             emb = train_embeddings(corpus, s.dim, s.w2v_window, s.negative, s.seed,
                                    s.epochs, s.workers, s.window)  # fmt: skip
             pair = PairLoss(emb)
         full = control is not None or i % s.m == 0 or len(cands) == 0
         pool = np.flatnonzero(corpus.alive & ~protected) if full else cands
+        say(f"step {i + 1}: scoring {len(pool):,} pieces by {SCORE_NAMES[control]}")
         ranked, scores = _ranked(pool, np.asarray(score(corpus, pool, pair), dtype=float))
         if full:
             ranked, scores = ranked[: s.M], scores[: s.M]
@@ -216,10 +223,13 @@ def trace_sage(
     s: SageSettings = SageSettings(),
     control: str | None = None,
     on_step: Callable[[SageStep, int], None] | None = None,
+    on_phase: Callable[[str], None] | None = None,
 ) -> Trace:
     """Run Algorithm 3 (or a control) to the vocab size; `on_step(step, total)` is called
-    after every prune (the page's progress bar)."""
+    after every prune (the page's progress bar), `on_phase(text)` before each long part."""
     check_settings(s, control)
+    if on_phase:
+        on_phase(f"training BPE to {s.start_size:,} pieces")
     corpus = prepare(sentences, s)
     start = SageStart(
         tuple(corpus.pieces), int(sum(map(is_protected, corpus.pieces))),
@@ -227,7 +237,7 @@ def trace_sage(
     )  # fmt: skip
     total = steps_needed(s)
     steps = []
-    for step in iter_sage(corpus, s, control):
+    for step in iter_sage(corpus, s, control, on_phase):
         steps.append(step)
         if on_step:
             on_step(step, total)

@@ -79,14 +79,23 @@ def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> a
 
 
 KIND_COLORS = {"E": BASE, "M": "#2ca02c", "prune": HIGHLIGHT}
+SAGE_KINDS = {  # what SaGe recomputed before a prune step
+    "embeddings retrained": HIGHLIGHT,
+    "all losses recomputed": "#2ca02c",
+    "candidates only": BASE,
+}
 
 
 def loss_curve_chart(
-    df: pd.DataFrame, current: int, title: str = "corpus loss", log_scale: bool = False
+    df: pd.DataFrame,
+    current: int,
+    title: str = "corpus loss",
+    log_scale: bool = False,
+    colors: dict[str, str] = KIND_COLORS,
 ) -> alt.LayerChart:
     """The corpus loss after every step (x: step), points colored by the step's kind
-    (E, M, prune) and the current step ringed; `log_scale` for losses that jump by
-    orders of magnitude (EM right after a prune).
+    (E, M, prune; or SAGE_KINDS with `colors`) and the current step ringed; `log_scale`
+    for losses that jump by orders of magnitude (EM right after a prune).
 
     >>> df = pd.DataFrame({"step": [1, 2, 3], "loss": [66.1, 66.1, 61.2],
     ...                    "kind": ["E", "M", "prune"]})
@@ -104,7 +113,7 @@ def loss_curve_chart(
         tooltip=[alt.Tooltip(c) for c in df.columns],
     )
     line = base.mark_line(color="#9aa5b1")
-    kinds = alt.Scale(domain=list(KIND_COLORS), range=list(KIND_COLORS.values()))
+    kinds = alt.Scale(domain=list(colors), range=list(colors.values()))
     points = base.mark_point(filled=True, size=90).encode(
         color=alt.Color("kind:N", scale=kinds, legend=alt.Legend(title=None, orient="bottom"))
     )

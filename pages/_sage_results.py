@@ -1,0 +1,173 @@
+"""The SaGe page's result view: BPE(V), SaGe(V) and the two controls, on the paper's charts."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pandas as pd
+import streamlit as st
+
+from subtok_core import metrics, sage, sage_verdict, viz_compare
+
+RANDOM_SEEDS = 5  # the random control runs with this many seeds
+WINDOW = 5  # the paper's charts count neighbours within 5 tokens
+NAMES = ["BPE", "SaGe", "frequency-pruned", "random-pruned"]
+TOP = 200  # Fig. 3 ranks the top 200 tokens
+
+
+def _digest(vocab) -> str:
+    return hashlib.md5("\n".join(vocab).encode()).hexdigest()
+
+
+@st.cache_resource(max_entries=24, show_spinner="Tokenizing the sample ...")
+def tokenized(key: str, digest: str, name: str, _vocab, _lines) -> metrics.Tokenized:
+    return metrics.tokenize_with(sage.SageModel(tuple(_vocab)), list(_lines), name)
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def measures(key: str, digest: str, bpe_digest: str, _vocab, _t, _bpe) -> sage_verdict.Measures:
+    return sage_verdict.measure(_vocab, _t, _bpe, WINDOW)
+
+
+@st.cache_data(max_entries=12, show_spinner=False)
+def tables(key: str, digest: str, _t, _vocab) -> dict:
+    return {
+        "lengths": metrics.token_lengths(_vocab),
+        "fertility": metrics.fertility(_t).table,
+        "neighbours": metrics.distinct_neighbours(_t, WINDOW).head(TOP),
+        "ratio": metrics.neighbour_ratio(_t, WINDOW).histogram,
+        "efficiency": metrics.efficiency(_t),
+    }
+
+
+def results(trace, controls: dict, randoms: list, sentences, key: str) -> None:
+    vocabs = {
+        "BPE": sage.bpe_model(trace).vocab,
+        "SaGe": sage.vocab_after(trace),
+        "frequency-pruned": sage.vocab_after(controls["frequency"]),
+        "random-pruned": sage.vocab_after(controls["random"]),
+    }
+    lines = tuple(" ".join(words) for words in sentences)
+    toks = {n: tokenized(key, _digest(v), n, v, lines) for n, v in vocabs.items()}
+    verdicts(vocabs, toks, randoms, lines, key)
+    overlaps(trace, vocabs)
+    examples(vocabs, sentences)
+    charts(vocabs, toks, key)
+
+
+def _measure(key, vocab, t, bpe):
+    return measures(key, _digest(vocab), _digest(bpe), vocab, t, bpe)
+
+
+def verdicts(vocabs: dict, toks: dict, randoms: list, lines, key: str) -> None:
+    bpe = vocabs["BPE"]
+    got = {n: _measure(key, v, toks[n], bpe) for n, v in vocabs.items()}
+    rand = []
+    for trace in randoms:
+        vocab = sage.vocab_after(trace)
+        t = tokenized(key, _digest(vocab), "random-pruned", vocab, lines)
+        rand.append(_measure(key, vocab, t, bpe))
+    st.subheader("Which of the paper's trends does this sample reproduce?")
+    for trend in sage_verdict.TRENDS:
+        line = sage_verdict.verdict(trend, got["BPE"], got["SaGe"], got["frequency-pruned"], rand)
+        st.markdown(f"- {line}")
+    st.caption(
+        "Each vocabulary is compared with BPE(V), the first V pieces BPE learned, all applied "
+        "by greedy longest prefix. A trend that random pruning shows as often as SaGe comes "
+        f"from pruning a bigger BPE vocabulary, not from context. Random pruning: {len(rand)} "
+        "seeds; 'difference' is the measure minus BPE's (for word-initial shares: the pruned "
+        "vocabulary's own tokens minus BPE's own)."
+    )
+    rows = pd.DataFrame([{"vocabulary": n, **vars_of(m)} for n, m in got.items()])
+    st.dataframe(rows, hide_index=True)
+
+
+def vars_of(m: sage_verdict.Measures) -> dict:
+    return {
+        "mean token length": m.mean_length,
+        "tokens to encode": m.tokens,
+        f"mean distinct neighbours, ranks {sage_verdict.TOP_RANKS[0] + 1}-"
+        f"{sage_verdict.TOP_RANKS[1]}": m.neighbours,
+        "mean neighbour / frequency": m.ratio,
+        "word-initial share of own tokens": m.own_initial,
+        "word-initial share of BPE's own": m.bpe_initial,
+    }
+
+
+def last_losses(trace) -> dict[str, float]:
+    """Each piece's ablation loss when SaGe last scored it."""
+    seen: dict[str, float] = {}
+    for step in trace.steps:
+        seen.update(step.candidates)
+    return seen
+
+
+def overlaps(trace, vocabs: dict) -> None:
+    st.subheader("Tokens only in one vocabulary")
+    both = metrics.overlap(vocabs["SaGe"], vocabs["BPE"], names=("SaGe", "BPE"))
+    st.dataframe(both.table, hide_index=True)
+    st.caption(
+        "The paper: 83 % of the tokens only SaGe has are word-initial, against 22 % of "
+        "those only BPE has."
+    )
+    losses = last_losses(trace)
+    for control in ("frequency-pruned", "random-pruned"):
+        kept = [p for p in vocabs["SaGe"] if p not in set(vocabs[control])]
+        shown = ", ".join(f"{p} ({losses[p]:,.1f})" if p in losses else p for p in kept[:12])
+        st.markdown(
+            f"**SaGe kept {len(kept)} tokens that {control.split('-')[0]} pruning "
+            f"removed**{': ' + shown if kept else '.'}"
+        )
+    st.caption(
+        "In brackets: the piece's ablation loss when SaGe last scored it (a piece "
+        "never among the candidates has none)."
+    )
+
+
+def examples(vocabs: dict, sentences, limit: int = 5) -> None:
+    """Sentences cut differently by BPE and SaGe, as the paper's Table 1."""
+    cut = {n: metrics.word_segmenter(sage.SageModel(tuple(vocabs[n]))) for n in ("BPE", "SaGe")}
+    rows = []
+    for words in sentences:
+        pair = [" ".join(p for word in words for p in cut[n](word)) for n in ("BPE", "SaGe")]
+        if pair[0] != pair[1]:
+            rows.append({"BPE": pair[0], "SaGe": pair[1]})
+            if len(rows) == limit:
+                break
+    st.subheader("Sentences cut differently (Table 1)")
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True)
+    else:
+        st.info("BPE(V) and SaGe(V) cut every sentence of this sample the same way.")
+
+
+CHARTS = [  # title, table, HOW_TO_READ key, builder
+    ("Token length (Fig. 1)", "lengths", "token_length", viz_compare.token_length_chart),
+    ("Subwords per word (Fig. 2)", "fertility", "fertility", viz_compare.fertility_chart),
+    (
+        f"Distinct neighbours, top {TOP} (Fig. 3)",
+        "neighbours",
+        "neighbours",
+        viz_compare.neighbours_chart,
+    ),
+    ("Neighbour / frequency ratio (Fig. 4)", "ratio", "ratio", viz_compare.ratio_chart),
+]
+
+
+def charts(vocabs: dict, toks: dict, key: str) -> None:
+    per = {n: tables(key, _digest(v), toks[n], v) for n, v in vocabs.items()}
+    st.subheader("The paper's charts, four vocabularies of the same size")
+    spent = viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})
+    st.altair_chart(viz_compare.efficiency_chart(spent, names=NAMES), width="stretch")
+    st.caption(viz_compare.HOW_TO_READ["efficiency"])
+    left, right = st.columns(2)
+    for number, (title, table_key, read, builder) in enumerate(CHARTS):
+        table = viz_compare.stack({n: t[table_key] for n, t in per.items()})
+        with left if number % 2 == 0 else right:
+            st.markdown(f"#### {title}")
+            st.altair_chart(builder(table, names=NAMES), width="stretch")
+            st.caption(viz_compare.HOW_TO_READ[read])
+    diff = metrics.frequency_diff(toks["SaGe"], toks["BPE"])
+    st.markdown("#### Tokens whose frequency differs most (Table 3)")
+    st.altair_chart(viz_compare.frequency_diff_chart(diff), width="stretch")
+    st.caption(viz_compare.HOW_TO_READ["frequency_diff"])

@@ -1,0 +1,157 @@
+"""The SaGe page's views: the step log, one token up close, and the vocabularies compared."""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import streamlit as st
+
+from pages import _widgets as w
+from subtok_core import sage, sage_explain, viz
+from subtok_core.sage_loss import PairLoss
+
+
+def _kind(step) -> str:
+    if step.retrained_embeddings:
+        return "embeddings retrained"
+    return "all losses recomputed" if step.recomputed_losses else "candidates only"
+
+
+def step_frame(steps) -> pd.DataFrame:
+    """One row per prune step (the table of the log and its CSV)."""
+    return pd.DataFrame(
+        [
+            {
+                "step": s.number,
+                "vocab size after": s.vocab_size,
+                "loss before the prune": s.loss,
+                "recomputed": _kind(s),
+                "tokens after": s.tokens,
+                "pruned (ablation loss)": ", ".join(f"{p} ({v:,.1f})" for p, v in s.pruned),
+            }
+            for s in steps
+        ]
+    )
+
+
+def step_table(steps) -> None:
+    st.dataframe(step_frame(steps), hide_index=True)
+
+
+def step_log(trace) -> int:
+    """Loss curve, the table of steps, and the candidate set of the chosen step."""
+    start, steps = trace.start, trace.steps
+    cols = st.columns(5)
+    cols[0].metric("BPE pieces at the start", f"{len(start.vocab):,}")
+    cols[1].metric("never pruned (characters, ▁ + character)", f"{start.protected:,}")
+    cols[2].metric("prune steps", len(steps))
+    cols[3].metric("tokens at the start", f"{start.tokens:,}")
+    cols[4].metric(
+        "tokens at the end",
+        f"{steps[-1].tokens:,}",
+        delta=f"{steps[-1].tokens - start.tokens:+,}",
+        delta_color="off",
+    )
+    i = w.step_slider(len(steps), key="step", label="step (0 = the whole run)")
+    curve = pd.DataFrame(
+        {
+            "step": [s.number for s in steps],
+            "loss": [s.loss for s in steps],
+            "kind": [_kind(s) for s in steps],
+            "vocab size before": [s.vocab_size + len(s.pruned) for s in steps],
+        }
+    )
+    st.altair_chart(
+        viz.loss_curve_chart(curve, i, "eq. (1) loss before the prune", colors=viz.SAGE_KINDS),
+        width="stretch",
+    )
+    st.caption(
+        "The loss is summed over every token and every context token within the window; "
+        "it moves when the vocabulary changes (fewer, shorter pieces mean more tokens and "
+        "more pairs) and jumps when the embeddings are retrained."
+    )
+    step_table(steps)
+    if i:
+        candidates(steps[i - 1])
+    w.downloads(
+        trace,
+        "sage",
+        csv=("steps (CSV)", lambda t: step_frame(t.steps).to_csv(index=False)),
+        full=True,
+    )
+    return i
+
+
+def candidates(step) -> None:
+    st.markdown(f"#### Step {step.number}: the candidate set, lowest ablation loss first")
+    pruned = {p for p, _ in step.pruned}
+    table = pd.DataFrame(step.candidates, columns=["piece", "ablation loss"])
+    table["status"] = ["pruned" if p in pruned else "" for p in table["piece"]]
+    st.dataframe(w.style_status(table), hide_index=True, height=320)
+    how = (
+        "every piece's loss was recomputed"
+        if step.recomputed_losses
+        else "only the candidates kept from the last full recomputation were rescored"
+    )
+    st.caption(
+        f"{len(step.candidates)} candidates: {how}. The {len(pruned)} red rows were "
+        "pruned. A negative loss means the sample's loss falls without the piece."
+    )
+
+
+@st.cache_resource(max_entries=4, show_spinner="Re-tokenizing the sample at that step ...")
+def _state_at(key: str, step: int, _trace, _sentences):
+    return sage.corpus_at(_trace, _sentences, step)
+
+
+def drill_down(trace, sentences, key: str, i: int) -> None:
+    """A candidate of a step: a sentence with and without it, windows in brackets (Table 2)."""
+    step = max(i, 1)
+    record = trace.steps[step - 1]
+    st.write(f"Step {step} (choose another in the step log). Pick a candidate of that step:")
+    names = [p for p, _ in record.candidates]
+    piece = st.selectbox("piece", names, key="sage_piece")
+    loss = dict(record.candidates)[piece]
+    corpus = _state_at(key, step, trace, sentences)
+    emb = sage.embeddings_at(trace, step)
+    pair = PairLoss(emb)
+    found = sage_explain.sentences_with(corpus, corpus.index[piece])
+    st.write(
+        f"**{piece}**: ablation loss {loss:,.3f} over every sentence that uses it "
+        f"({'pruned' if piece in dict(record.pruned) else 'kept'} at this step)."
+    )
+    if not found:
+        st.info(
+            "No sentence uses this piece: greedy tokenization always finds a longer one, "
+            "so removing it changes nothing (loss 0)."
+        )
+        return
+    window = sage.settings_of(trace).window
+    s = st.selectbox(
+        "sentence", found, key="sage_sentence", format_func=lambda n: " ".join(sentences[n])[:90]
+    )
+    ex = sage_explain.ablation_example(corpus, pair, corpus.index[piece], s, window)
+    strong = ("<b>", "</b>")
+    before = sage_explain.bracketed(
+        ex.before, ex.before_windows, ex.before_targets, strong, html.escape
+    )
+    after = sage_explain.bracketed(
+        ex.after, ex.after_windows, ex.after_targets, strong, html.escape
+    )
+    st.markdown(
+        f'<div style="font-family:monospace;font-size:1.05rem;line-height:1.8">'
+        f"<p>with {html.escape(piece)}: {before}</p><p>without it: {after}</p></div>",
+        unsafe_allow_html=True,
+    )
+    c1, c2, c3 = st.columns(3)
+    c1.metric("sentence loss with it", f"{ex.loss_before:,.3f}")
+    c2.metric("without it", f"{ex.loss_after:,.3f}")
+    c3.metric("change", f"{ex.change:+,.3f}")
+    st.caption(
+        f"Brackets: the window of {window} tokens on each side of the piece (bold), and of "
+        "what replaces it. Every pair of tokens inside a window adds -log σ(E_T · E_C) both "
+        "ways. A piece unused when Word2Vec was last trained has no vector; each of its "
+        f"pairs costs {emb.unseen_cost:.3f} per direction, the mean of the sample's pairs "
+        "then."
+    )

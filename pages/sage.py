@@ -1,0 +1,198 @@
+"""The SaGe lesson: prune a BPE vocabulary by a skipgram context loss (SaGe paper, 000)."""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from dataclasses import asdict, replace
+
+import streamlit as st
+
+from pages import _sage_results as outcome
+from pages import _sage_views as views
+from pages import _widgets as w
+from subtok_core import corpus, sage
+
+SAMPLES = ["sample:lee", "sample:enwiki", "sample:crime", "upload"]
+SETTINGS = [  # key (= URL name), label, default, help
+    ("V", "final vocab size V", 1000, "The size SaGe prunes down to."),
+    ("n", "overshoot n", 1.2, "BPE first learns n x V pieces; SaGe prunes the extra ones."),
+    ("k", "k: pruned per step", 50, "How many pieces each step removes."),
+    ("M", "M: candidate set", 400, "After a full recomputation only the M lowest are kept."),
+    ("m", "m: full recompute every", 1, "Every m steps every piece's loss is recomputed."),
+    ("l", "l: embeddings every l x m", 2, "Word2Vec is retrained every l x m steps."),
+    ("window", "window W", 5, "Context tokens on each side in the loss, eq. (1)."),
+    ("seed", "seed", 1, "Word2Vec's seed (and the random control's)."),
+]
+PAPER_VALUES = {
+    "V": sage.PAPER.vocab_size,
+    "n": sage.PAPER.n,
+    "k": sage.PAPER.k,
+    "M": sage.PAPER.M,
+    "m": sage.PAPER.m,
+    "l": sage.PAPER.l,
+}
+
+
+def use_paper() -> None:
+    st.session_state.update(PAPER_VALUES)
+    st.session_state["corpus"] = "sample:enwiki"
+    st.session_state["lines"] = 0
+
+
+def sample_controls() -> tuple[list[list[str]], str] | None:
+    c1, c2 = st.columns([3, 1])
+    name = c1.selectbox("sample", SAMPLES, key="corpus", bind="query-params")
+    limit = int(
+        c2.number_input("first lines (0: all)", 0, 100_000, 0, key="lines", bind="query-params")
+    )
+    if name == "upload":
+        upload = st.file_uploader(
+            "a UTF-8 text file, one paragraph or sentence per line", type=["txt"], key="sage_upload"
+        )
+        if upload is None:
+            st.info("Upload a text file to run SaGe on it.")
+            return None
+        lines = tuple(corpus.decode_upload(upload.getvalue(), upload.name).splitlines())
+        label = upload.name
+    else:
+        lines = tuple(corpus.load_lines(name))
+        c1.caption(w.corpus_label(name))
+        label = name
+    sentences = cached_sentences(lines, limit or None)
+    st.caption(
+        f"{label}: {len(sentences):,} sentences, {sum(map(len, sentences)):,} words "
+        "(lines split into sentences: SaGe's context never crosses a sentence end)."
+    )
+    return sentences, hashlib.md5(pickle.dumps((lines, limit))).hexdigest()
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def cached_sentences(lines: tuple[str, ...], limit: int | None) -> list[list[str]]:
+    return sage.sample_sentences(list(lines), limit)
+
+
+def settings_controls() -> sage.SageSettings:
+    cols = st.columns(len(SETTINGS))
+    values = {}
+    for col, (key, label, default, help_text) in zip(cols, SETTINGS, strict=True):
+        kind = float if isinstance(default, float) else int
+        step = 0.05 if kind is float else 1
+        low = 1.01 if kind is float else (0 if key == "seed" else 1)
+        values[key] = kind(
+            col.number_input(
+                label,
+                low,
+                10_000_000 * step,
+                default,
+                step,
+                key=key,
+                help=help_text,
+                bind="query-params",
+            )
+        )
+    st.button(
+        "Paper settings (Table 6)",
+        on_click=use_paper,
+        key="sage_paper",
+        help="V 16,000 from n = 1.25, k 100, M 1,500, m 10, l 4 on all of enwiki: "
+        "a run of a few minutes.",
+    )
+    return sage.SageSettings(
+        vocab_size=values["V"],
+        n=values["n"],
+        k=values["k"],
+        M=values["M"],
+        m=values["m"],
+        l=values["l"],
+        window=values["window"],
+        seed=values["seed"],
+    )
+
+
+def run(sentences, key: str, s: sage.SageSettings, control: str | None = None):
+    """A finished run from the store, or a run now with a status box and a Stop button."""
+    store = w.trace_store()
+    full_key = ("sage", key, tuple(asdict(s).items()), control)
+    done = store.cached(full_key)
+    if done is not None:
+        return done
+    label = "SaGe" if control is None else f"{control} pruning (seed {s.seed})"
+    stop = st.empty()
+    if stop.button(
+        "Stop",
+        key=f"sage_stop_{control}_{s.seed}",
+        help="Stops the run; the log so far stays on the page.",
+    ):
+        return None
+    partial = st.session_state.setdefault("sage_partial", {})
+    partial[full_key] = []
+    with st.status(f"Running {label} ...", expanded=True) as status:
+        bar, phase = st.progress(0.0), st.empty()
+
+        def on_step(step, total):
+            partial[full_key].append(step)
+            loss = "" if step.loss is None else f", loss {step.loss:,.1f}"
+            bar.progress(
+                step.number / total,
+                text=f"step {step.number} of {total}: vocab {step.vocab_size:,}{loss}",
+            )
+
+        trace = sage.trace_sage(sentences, s, control, on_step, phase.write)
+        status.update(label=f"{label}: {len(trace.steps)} steps", state="complete", expanded=False)
+    stop.empty()
+    partial.pop(full_key, None)
+    return store.keep(full_key, trace)
+
+
+def stopped_log() -> None:
+    """After Stop: the steps finished so far, the run itself is not kept."""
+    for steps in st.session_state.get("sage_partial", {}).values():
+        if steps:
+            st.warning(f"Stopped after {len(steps)} steps. Change a setting to run again.")
+            views.step_table(steps)
+            return
+    st.warning("Stopped before the first step finished.")
+
+
+w.ensure_navigation()
+st.title("SaGe: context-aware vocabulary pruning")
+st.write(
+    "SaGe (Yehezkel & Pinter, paper 000) starts from a BPE vocabulary n times too big and "
+    "prunes, step by step, the pieces whose removal raises a skipgram context loss (eq. 1) "
+    "least: every token should predict the tokens around it. Here it runs on a small real "
+    "sample; the paper ran on 750,000 lines of Wikipedia."
+)
+chosen = sample_controls()
+if chosen is None:
+    st.stop()
+sentences, sample_key = chosen
+settings = settings_controls()
+try:
+    sage.check_settings(settings)
+    trace = run(sentences, sample_key, settings)
+except ValueError as err:
+    st.error(str(err))
+    st.stop()
+if trace is None:
+    stopped_log()
+    st.stop()
+log_tab, token_tab, result_tab = st.tabs(["Step log", "One token up close", "BPE vs SaGe"])
+with log_tab:
+    step = views.step_log(trace)
+with token_tab:
+    views.drill_down(trace, sentences, sample_key, step)
+with result_tab:
+    controls = {}
+    try:
+        for control in sage.CONTROLS:
+            controls[control] = run(sentences, sample_key, settings, control)
+        seeds = [settings.seed + i for i in range(outcome.RANDOM_SEEDS)]
+        randoms = [run(sentences, sample_key, replace(settings, seed=x), "random") for x in seeds]
+    except ValueError as err:
+        st.error(str(err))
+        st.stop()
+    if None in controls.values() or None in randoms:
+        stopped_log()
+        st.stop()
+    outcome.results(trace, controls, randoms, sentences, sample_key)

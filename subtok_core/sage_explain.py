@@ -1,0 +1,97 @@
+"""One piece's ablation up close: a sentence cut with and without it, as in SaGe Table 2.
+
+>>> from subtok_core.sage_corpus import SentenceCorpus
+>>> from subtok_core.sage_loss import Embeddings
+>>> c = SentenceCorpus(["▁", "a", "b", "▁a", "▁ab"], [["ab", "a", "ab"]])
+>>> e = Embeddings.from_arrays([[0.1 * i] for i in range(5)], [[0.2] for _ in range(5)])
+>>> ex = ablation_example(c, e, c.index["▁ab"], 0, window=1)
+>>> bracketed(ex.before, ex.before_windows, ex.before_targets)
+'[**▁ab** ▁a **▁ab**]'
+>>> bracketed(ex.after, ex.after_windows, ex.after_targets)
+'[**▁a** **b** ▁a **▁a** **b**]'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .sage_corpus import SentenceCorpus, greedy
+from .sage_loss import Embeddings, PairLoss, sequence_loss
+
+
+@dataclass(frozen=True, slots=True)
+class AblationExample:
+    """A sentence before and after removing one piece, with the windows it touches."""
+
+    piece: str
+    sentence: int
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    before_targets: tuple[int, ...]  # positions of the piece
+    after_targets: tuple[int, ...]  # positions of what replaced it
+    before_windows: tuple[tuple[int, int], ...]  # [lo, hi) around each, merged when they touch
+    after_windows: tuple[tuple[int, int], ...]
+    loss_before: float
+    loss_after: float
+
+    @property
+    def change(self) -> float:
+        return self.loss_after - self.loss_before
+
+
+def sentences_with(corpus: SentenceCorpus, piece: int, limit: int = 20) -> list[int]:
+    """The first `limit` sentences whose tokens include `piece`."""
+    found = np.unique(corpus.sentence_of_token[corpus.flat == piece])
+    return found[:limit].tolist()
+
+
+def _windows(targets: list[int], length: int, window: int) -> tuple[tuple[int, int], ...]:
+    spans: list[list[int]] = []
+    for t in targets:
+        lo, hi = max(0, t - window), min(length, t + window + 1)
+        if spans and lo <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], hi)
+        else:
+            spans.append([lo, hi])
+    return tuple((lo, hi) for lo, hi in spans)
+
+
+def ablation_example(
+    corpus: SentenceCorpus, emb: Embeddings | PairLoss, piece: int, sentence: int, window: int
+) -> AblationExample:
+    """Sentence `sentence` with the vocabulary as it is and without `piece`."""
+    a, b = corpus.sentence_word_start[sentence], corpus.sentence_word_start[sentence + 1]
+    before, after, old_t, new_t = [], [], [], []
+    for w in corpus.running[a:b].tolist():
+        seg = corpus.segs[w]
+        recut = (
+            greedy(corpus.words[w], corpus.index, corpus.max_len, piece) if piece in seg else seg
+        )
+        if piece in seg:
+            old_t += [len(before) + i for i, t in enumerate(seg) if t == piece]
+            new_t += [len(after) + i for i in range(len(recut))]
+        before += seg
+        after += recut
+    names = corpus.pieces
+    return AblationExample(
+        names[piece], sentence, tuple(names[t] for t in before), tuple(names[t] for t in after),
+        tuple(old_t), tuple(new_t), _windows(old_t, len(before), window),
+        _windows(new_t, len(after), window),
+        sequence_loss(before, emb, window), sequence_loss(after, emb, window),
+    )  # fmt: skip
+
+
+def bracketed(tokens, windows, targets, strong=("**", "**"), escape=str) -> str:
+    """Tokens joined by spaces, each window in [brackets], targets in bold (Markdown by
+    default; the page passes HTML tags and html.escape)."""
+    opens = {lo for lo, _ in windows}
+    closes = {hi - 1 for _, hi in windows}
+    marked = set(targets)
+    words = []
+    for i, token in enumerate(tokens):
+        text = escape(token)
+        text = f"{strong[0]}{text}{strong[1]}" if i in marked else text
+        words.append(("[" if i in opens else "") + text + ("]" if i in closes else ""))
+    return " ".join(words)
