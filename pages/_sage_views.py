@@ -111,9 +111,11 @@ def drill_down(trace, sentences, key: str, i: int) -> None:
     record = trace.steps[step - 1]
     st.write(f"Step {step} (choose another in the step log). Pick a candidate of that step:")
     names = [p for p, _ in record.candidates]
-    piece = st.selectbox("piece", names, key="sage_piece")
-    loss = dict(record.candidates)[piece]
     corpus = _state_at(key, step, trace, sentences)
+    used = corpus.usage()
+    first_used = next((n for n, p in enumerate(names) if used[corpus.index[p]]), 0)
+    piece = st.selectbox("piece", names, index=first_used, key="sage_piece")
+    loss = dict(record.candidates)[piece]
     emb = sage.embeddings_at(trace, step)
     pair = PairLoss(emb)
     found = sage_explain.sentences_with(corpus, corpus.index[piece])

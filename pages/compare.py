@@ -16,6 +16,7 @@ from subtok_core.compare import LABELS
 DEFAULT_TEXT = "Tokenizers disagree most about rare words such as unbelievably or tokenization."
 SAME = "the training corpus"
 WINDOW = 5  # neighbours within 5 tokens on each side, as the SaGe paper
+SAGE_KEY = "sage_latest"  # set by the SaGe page: the last SaGe vocabulary it trained
 
 SPAN_CSS = """
 <style>
@@ -29,11 +30,16 @@ SPAN_CSS = """
 """
 
 
+def known_kinds() -> tuple[str, ...]:
+    """BPE, WordPiece, Unigram; and SaGe once the SaGe page has trained a vocabulary."""
+    return compare.KINDS + (("sage",) if SAGE_KEY in st.session_state else ())
+
+
 def kinds_from_url() -> list[str]:
     """?tok=bpe,unigram -> the tokenizers chosen (all three when the URL has none)."""
     text = st.query_params.get("tok", "")
     try:
-        return list(compare.parse_kinds(text)) if text else list(compare.KINDS)
+        return list(compare.parse_kinds(text, known_kinds())) if text else list(compare.KINDS)
     except ValueError as err:
         st.error(f"The address asks for tokenizers this page cannot use: {err}")
         return list(compare.KINDS)
@@ -51,7 +57,7 @@ def controls():
         st.session_state["compare_tok"] = kinds_from_url()
     chosen = c3.multiselect(
         "tokenizers (2 to 4)",
-        list(compare.KINDS),
+        list(known_kinds()),
         format_func=LABELS.get,
         key="compare_tok",
         on_change=store_kinds,
@@ -60,6 +66,8 @@ def controls():
 
 
 def trained(kind: str, wc, size: int):
+    if kind == "sage":
+        return st.session_state[SAGE_KEY]["model"]
     return w.trace_store().get(
         ("compare", kind, wc, size),
         lambda report: compare.train(kind, wc, size, report),
@@ -185,7 +193,7 @@ def charts(models: dict, wc, size: int, lines: tuple[str, ...]) -> None:
         "tokens for the same text means each token carries more."
     )
     wordpiece_note(per)
-    names = [LABELS[k] for k in compare.KINDS]  # fixed colors, whatever is shown
+    names = [LABELS[k] for k in (*compare.KINDS, "sage")]  # fixed colors, whatever is shown
     spent = viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})
     chart(
         "Characters per token",
@@ -266,7 +274,7 @@ st.write(
 )
 name, size, chosen = controls()
 try:
-    kinds = compare.parse_kinds(",".join(chosen))
+    kinds = compare.parse_kinds(",".join(chosen), known_kinds())
 except ValueError as err:
     st.error(str(err))
     st.stop()
@@ -274,6 +282,15 @@ with st.expander("The training corpus", expanded=False):
     wc = w.corpus_editor(name, "compare")
 if wc is None:
     st.stop()
+if "sage" in kinds:
+    latest = st.session_state[SAGE_KEY]
+    st.info(
+        f"SaGe is the vocabulary last trained on the SaGe page ({latest['sample']}, "
+        f"V = {latest['size']:,}), applied by greedy longest prefix; the others are trained "
+        "here on the corpus and size above."
+    )
+else:
+    st.caption("Train a vocabulary on the SaGe page and it can join this comparison.")
 try:
     models = {kind: trained(kind, wc, size) for kind in kinds}
 except ValueError as err:

@@ -177,6 +177,11 @@ except ValueError as err:
 if trace is None:
     stopped_log()
     st.stop()
+st.session_state["sage_latest"] = {  # the Compare page can add it to its tokenizers
+    "model": sage.model_from_trace(trace),
+    "sample": st.session_state.get("corpus", "sample"),
+    "size": settings.vocab_size,
+}
 log_tab, token_tab, result_tab = st.tabs(["Step log", "One token up close", "BPE vs SaGe"])
 with log_tab:
     step = views.step_log(trace)

@@ -113,10 +113,11 @@ def check_settings(s: SageSettings, control: str | None = None) -> None:
             f"The initial size {s.start_size} must be larger than the final vocab size "
             f"{s.vocab_size}: SaGe only removes pieces."
         )
-    if s.k > s.M:
+    if s.k * s.m > s.M:
         raise ValueError(
-            f"The candidate set (M = {s.M}) must hold at least the k = {s.k} pieces pruned "
-            "per step."
+            f"The candidate set (M = {s.M}) must hold the k x m = {s.k * s.m} pieces pruned "
+            "before the next full recomputation (k per step, every piece rescored every m "
+            "steps)."
         )
 
 
@@ -286,7 +287,10 @@ def embeddings_at(trace: Trace, step: int) -> Embeddings | None:
 
 
 def corpus_at(trace: Trace, sentences, step: int) -> SentenceCorpus:
-    """The sample tokenized as at the start of step `step` (before its prune)."""
+    """The sample tokenized as at the start of step `step` (before its prune); one past
+    the last step is the sample as the final vocabulary cuts it."""
+    if not 1 <= step <= len(trace.steps) + 1:
+        raise ValueError(f"There is no step {step}; the run has steps 1 to {len(trace.steps)}.")
     corpus = SentenceCorpus(trace.start.vocab, [list(w) for w in sentences if w])
     gone = set(vocab_after(trace, 0)) - set(vocab_after(trace, step - 1))
     if gone:

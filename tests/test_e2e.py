@@ -88,3 +88,15 @@ def test_compare_deep_link_trains_on_enwiki_and_draws_the_charts(page: Page, app
     charts = page.locator(".vega-embed canvas, .vega-embed svg")
     expect(charts.nth(5)).to_be_visible(timeout=60_000)
     expect(page).to_have_url(re.compile(r"tok=bpe(%2C|,)unigram"))
+
+
+def test_sage_deep_link_runs_on_a_small_sample_and_shows_the_verdict(page: Page, app_url: str):
+    page.goto(f"{app_url}/sage?corpus=sample:crime&V=150&k=10&M=20&step=2")
+    page.wait_for_selector(IDLE, timeout=240_000)
+    expect(page.get_by_text("Step 2: the candidate set")).to_be_visible(timeout=240_000)
+    # the loss curve is drawn by vega in the browser
+    expect(page.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()
+    page.get_by_role("tab", name="BPE vs SaGe").click()
+    expect(page.get_by_text("Which of the paper's trends")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^longer tokens: SaGe (yes|no)"))).to_be_visible()
+    expect(page).to_have_url(re.compile(r"V=150"))
