@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import html
 
 import pandas as pd
 import streamlit as st
@@ -124,20 +125,31 @@ def overlaps(trace, vocabs: dict) -> None:
     )
 
 
-def examples(vocabs: dict, sentences, limit: int = 5) -> None:
-    """Sentences cut differently by BPE and SaGe, as the paper's Table 1."""
+def examples(vocabs: dict, sentences, limit: int = 4) -> None:
+    """Sentences cut differently by BPE and SaGe, as the paper's Table 1, the words they
+    cut differently in bold."""
     cut = {n: metrics.word_segmenter(sage.SageModel(tuple(vocabs[n]))) for n in ("BPE", "SaGe")}
-    rows = []
-    for words in sentences:
-        pair = [" ".join(p for word in words for p in cut[n](word)) for n in ("BPE", "SaGe")]
-        if pair[0] != pair[1]:
-            rows.append({"BPE": pair[0], "SaGe": pair[1]})
-            if len(rows) == limit:
-                break
     st.subheader("Sentences cut differently (Table 1)")
-    if rows:
-        st.dataframe(pd.DataFrame(rows), hide_index=True)
-    else:
+    shown = 0
+    for words in sentences:
+        pieces = {n: [cut[n](word) for word in words] for n in cut}
+        if pieces["BPE"] == pieces["SaGe"]:
+            continue
+        for name, cuts in pieces.items():
+            other = pieces["SaGe" if name == "BPE" else "BPE"]
+            text = " ".join(
+                f"<b>{html.escape(' '.join(c))}</b>" if c != o else html.escape(" ".join(c))
+                for c, o in zip(cuts, other, strict=True)
+            )
+            st.markdown(
+                f'<p style="font-family:monospace;margin:0">{name}: {text}</p>',
+                unsafe_allow_html=True,
+            )
+        st.write("")
+        shown += 1
+        if shown == limit:
+            return
+    if not shown:
         st.info("BPE(V) and SaGe(V) cut every sentence of this sample the same way.")
 
 

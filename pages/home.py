@@ -40,6 +40,16 @@ LESSONS = [
         "counts and the word lattice.",
     ),
     (
+        "pages/sage.py",
+        "SaGe",
+        ":material/hub:",
+        "Context-aware pruning (SaGe paper): start from a BPE vocabulary that is too big and "
+        "remove, step by step, the pieces whose removal hurts a skipgram context loss least. "
+        "Watch the loss and the candidates step by step, see one sentence cut with and "
+        "without a piece, and compare BPE, SaGe and two control prunings (by frequency, at "
+        "random) on the paper's charts, with a verdict on which trends this sample shows.",
+    ),
+    (
         "pages/compare.py",
         "Compare",
         ":material/compare:",
@@ -57,7 +67,6 @@ for path, label, icon, text in LESSONS:
         st.page_link(path, label=label, icon=icon)
         st.write(text)
 
-st.caption("In preparation: SaGe (context-aware vocabulary pruning, SaGe paper 000).")
 st.subheader("Share a view")
 st.write(
     "Every lesson keeps its choices in the address bar: copy the URL to reopen exactly the "

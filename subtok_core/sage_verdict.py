@@ -92,6 +92,11 @@ def difference(trend: Trend, x: Measures, bpe: Measures) -> float:
     return float(getattr(x, trend.field) - getattr(bpe, trend.field))
 
 
+def _signed(x: float) -> str:
+    """+6,420 for big differences, +0.0667 for small ones."""
+    return f"{x:+,.0f}" if abs(x) >= 100 else f"{x:+.3g}"
+
+
 def verdict(
     trend: Trend,
     bpe: Measures,
@@ -119,7 +124,8 @@ def verdict(
         spread = [difference(trend, r, bpe) for r in randoms]
         parts.append(
             f"random pruning in {hits} of {len(randoms)} seeds (difference from BPE "
-            f"{min(spread):+.3g} to {max(spread):+.3g}, SaGe {difference(trend, sage, bpe):+.3g})"
+            f"{_signed(min(spread))} to {_signed(max(spread))}, "
+            f"SaGe {_signed(difference(trend, sage, bpe))})"
         )
     if not yes:
         end = "not reproduced here"
