@@ -13,9 +13,13 @@ SaGeVocabBuilder from 1,200 to 1,000 tokens in 4 steps of 50, re-ranking every s
 (skip-gram, 50 dims, window 5, 15 negatives) trained at 1,200 and 1,100, on 1 worker.
 OUT_DIR must be new or empty: the package caches embeddings and its corpus files there.
 
-Last line printed, JSON: wall_s (the SaGe run), init_vocab_s (the BPE vocabulary), peak_rss_mb
-(ru_maxrss of this process + of its largest child: the package forks a pool even for 1 worker),
-final_vocab_size, steps, first_pruned (lowest-scored tokens of the first step).
+Last line printed, JSON: wall_s (the SaGe run), init_vocab_s (the BPE vocabulary),
+embeddings_s (its Word2Vec trainings, read from the package's log), peak_rss_mb (ru_maxrss of
+this process + of its largest child: the package forks a pool even for 1 worker),
+final_vocab_size (the active vocabulary: the tokens the last tokenization used, plus all 256
+single bytes), inactive (tokens still listed but unused, not counted), final_vocab_file (that
+active vocabulary, hex-encoded bytes one a line), steps, first_pruned (lowest-scored tokens of
+the first step, decoded as UTF-8).
 """
 
 from __future__ import annotations
@@ -54,6 +58,13 @@ def rss_mb() -> tuple[float, float]:
     return own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
+def embeddings_seconds(logs: Path) -> float:
+    """The package logs "Embeddings time:<seconds>" after each Word2Vec training."""
+    mark = "Embeddings time:"
+    lines = (line for log in logs.glob("*.log") for line in log.read_text().splitlines())
+    return sum(float(line.split(mark)[1]) for line in lines if mark in line)
+
+
 def main() -> None:
     sentences, out = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -82,7 +93,9 @@ def main() -> None:
     own, child = rss_mb()
 
     vocabs = out / "results" / EXPERIMENT / "sage_vocabs"
-    final = (vocabs / f"sage_vocab_{SCHEDULE[-1]}.vocab").read_text().split()
+    final_file = vocabs / f"active_vocab_{SCHEDULE[-1]}.vocab"
+    final = final_file.read_text().split()
+    listed = (vocabs / f"sage_vocab_{SCHEDULE[-1]}.vocab").read_text().split()
     worst = (vocabs / f"worst_500_{SCHEDULE[1]}.txt").read_text(encoding="utf-8").splitlines()
     first = [
         HFEncoding().to_bytes(line.split("\t")[0]).decode("utf-8", "replace")
@@ -91,10 +104,13 @@ def main() -> None:
     result = {
         "wall_s": round(wall_s, 2),
         "init_vocab_s": round(init_s, 2),
+        "embeddings_s": round(embeddings_seconds(out / "logs"), 2),
         "peak_rss_mb": round(own + child, 1),
         "self_rss_mb": round(own, 1),
         "child_rss_mb": round(child, 1),
         "final_vocab_size": len(final),
+        "inactive": len(listed) - len(final),
+        "final_vocab_file": str(final_file),
         "steps": len(list((out / "results" / EXPERIMENT / "stats").glob("stats_*.json"))),
         "first_pruned": first[:10],
     }

@@ -20,8 +20,9 @@ import io
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
-from . import bpe, corpus, export, unigram, wordpiece
+from . import bpe, corpus, export, sage, unigram, wordpiece
 from .steps import Trace
 from .unigram_seed import SEEDS
 
@@ -63,6 +64,7 @@ def _add_train(commands) -> None:
     _add_ties_and_output(wp_cmd, "add every step's scored pair table (and segmentations on toys)")
     wp_cmd.set_defaults(run=_run_train_wordpiece)
     _add_unigram(algorithms)
+    _add_sage(algorithms)
 
 
 def _add_unigram(algorithms) -> None:
@@ -97,6 +99,40 @@ def _add_unigram(algorithms) -> None:
     cmd.set_defaults(run=_run_train_unigram)
 
 
+def _add_sage(algorithms) -> None:
+    """SaGe's options carry the paper's names: --k, --M, --m and --l (case matters)."""
+    cmd = algorithms.add_parser("sage", help="SaGe: prune a big BPE vocabulary by context loss")
+    cmd.add_argument("--corpus", required=True, help="toy:NAME, sample:NAME or a .txt path")
+    cmd.add_argument("--limit", type=int, metavar="N", help="use only the first N lines")
+    default = sage.SageSettings()
+    options = [
+        ("--vocab-size", "vocab_size", int, f"final vocab size V (default: {default.vocab_size})"),
+        ("--initial-size", "initial_size", int, "BPE size to start from (default: round(n x V))"),
+        ("--n", "n", float, f"overshoot factor without --initial-size (default: {default.n})"),
+        ("--k", "k", int, f"pieces pruned per step (default: {default.k})"),
+        ("--M", "M", int, f"size of the candidate set (default: {default.M})"),
+        ("--m", "m", int, f"recompute every score every m steps (default: {default.m})"),
+        ("--l", "l", int, f"retrain embeddings every l x m steps (default: {default.l})"),
+        ("--window", "window", int, f"context window of the loss (default: {default.window})"),
+        ("--dim", "dim", int, f"embedding dimensions (default: {default.dim})"),
+        ("--seed", "seed", int, f"Word2Vec and random-control seed (default: {default.seed})"),
+    ]
+    for flag, dest, kind, text in options:
+        cmd.add_argument(flag, dest=dest, type=kind, help=text)
+    cmd.add_argument(
+        "--paper", action="store_true",
+        help="start from the paper's Table 6 settings (V 16000, n 1.25, k 100, M 1500, m 10, "
+        "l 4); the options above override them",
+    )  # fmt: skip
+    cmd.add_argument(
+        "--control", choices=sage.CONTROLS, help="prune by this rule instead of the loss"
+    )
+    cmd.add_argument("--json", action="store_true", help="print the trace as JSON")
+    cmd.add_argument("--full", action="store_true", help="with --json: add each candidate set")
+    cmd.add_argument("--out", metavar="FILE", help="save the trained model as JSON")
+    cmd.set_defaults(run=_run_train_sage)
+
+
 def _add_corpus_and_size(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--corpus", required=True, help="toy:NAME, sample:NAME or a .txt path")
     size = cmd.add_mutually_exclusive_group(required=True)
@@ -125,8 +161,8 @@ def _add_encode(commands) -> None:
     encode.add_argument(
         "--trace",
         action="store_true",
-        help="show each merge applied (BPE), each longest-match attempt (WordPiece) or the "
-        "Viterbi path with log-probabilities (Unigram) per word",
+        help="show each merge applied (BPE), each longest-match attempt (WordPiece), the "
+        "Viterbi path with log-probabilities (Unigram) or the greedy pieces (SaGe) per word",
     )
     encode.add_argument("text", nargs="+", help="the text to encode")
     encode.set_defaults(run=_run_encode)
@@ -215,6 +251,54 @@ def _unigram_table(trace: Trace) -> str:
     return "\n".join(lines)
 
 
+SAGE_FIELDS = ("vocab_size", "initial_size", "n", "k", "M", "m", "l", "window", "dim", "seed")
+
+
+def _run_train_sage(args: argparse.Namespace) -> None:
+    """Train SaGe; progress goes to stderr, one line per prune step to stdout."""
+    if args.limit is not None and args.limit < 1:
+        raise ValueError(f"--limit must be at least 1 line, not {args.limit}.")
+    base = sage.PAPER if args.paper else sage.SageSettings()
+    chosen = {name: getattr(args, name) for name in SAGE_FIELDS}
+    settings = replace(base, **{k: v for k, v in chosen.items() if v is not None})
+    sage.check_settings(settings, args.control)
+    sentences = sage.sample_sentences(args.corpus, args.limit)
+    words = sum(map(len, sentences))
+    print(
+        f"{len(sentences)} sentences, {words} words: {settings.start_size} -> "
+        f"{settings.vocab_size} pieces in {sage.steps_needed(settings)} prune steps",
+        file=sys.stderr,
+    )
+
+    def phase(text: str) -> None:
+        print(f"  {text} ...", file=sys.stderr)
+
+    def progress(step, total: int) -> None:
+        print(f"step {step.number}/{total}: {step.vocab_size} pieces", file=sys.stderr)
+
+    trace = sage.trace_sage(sentences, settings, args.control, on_step=progress, on_phase=phase)
+    _report(trace, sage.model_from_trace(trace), args, _sage_table)
+
+
+def _sage_table(trace: Trace, shown: int = 5) -> str:
+    """One prune step per line: pieces left, loss, whether every score was recomputed and
+    the embeddings retrained, and the first pruned pieces with their scores."""
+    score = sage.SCORE_NAMES[trace.param("control")]
+    lines = [f"{'#':>3}  pieces  {'loss':>12}  all scores  retrained  pruned ({score})"]
+    for step in trace.steps:
+        loss = "-" if step.loss is None else f"{step.loss:.1f}"
+        pruned = ", ".join(f"{p} ({v:.3g})" for p, v in step.pruned[:shown])
+        more = f", ... ({len(step.pruned)})" if len(step.pruned) > shown else ""
+        line = f"{step.number:>3}  {step.vocab_size:>6}  {loss:>12}  "
+        flags = f"{_yes(step.recomputed_losses):<10}  {_yes(step.retrained_embeddings):<9}  "
+        lines.append(f"{line}{flags}{pruned}{more}".rstrip())
+    return "\n".join(lines)
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
 def _report(trace: Trace, model, args: argparse.Namespace, table) -> None:
     """Save the model, print the trace (JSON or a table), then say where it was saved."""
     if args.out:
@@ -253,6 +337,14 @@ def _run_encode(args: argparse.Namespace) -> None:
                 path = " + ".join(f"{lattice.edges[i].piece} ({lattice.edges[i].logp:.3f})"
                                   for i in lattice.best)  # fmt: skip
                 print(f"{lattice.word}: {path} = {lattice.best_logp:.3f}")
+        print(" ".join(encoded.pieces))
+        return
+    if isinstance(model, sage.SageModel):
+        encoded = sage.segment(model, text)
+        if args.trace:
+            cut = sage.word_segmenter(model)
+            for word in corpus.split_words(text, model.split_punct):
+                print(f"{word}: {' '.join(cut(word))} (greedy longest prefix)")
         print(" ".join(encoded.pieces))
         return
     if isinstance(model, wordpiece.WordPieceModel):

@@ -23,8 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import unigram, wordpiece
+from . import sage, unigram, wordpiece
 from .bpe import MARKERS, BpeModel, BpeStep, model_from_trace
+from .sage import SageModel, SageStep
 from .steps import Trace, UnigramStep
 from .unigram import UnigramModel
 from .wordpiece import ScoredPair, WordPieceModel, WordPieceStep, fraction_text
@@ -148,21 +149,62 @@ def _unigram_trace_model(trace: Trace) -> dict[str, Any]:
     return _unigram_to_dict(unigram.model_from_trace(trace))
 
 
+def _scored(rows) -> list[list[Any]]:
+    return [[piece, score] for piece, score in rows]
+
+
+def _sage_step(step: SageStep, full: bool) -> dict[str, Any]:
+    """One prune step: the eq. (1) loss before it (None for a control), whether every
+    score was recomputed and the embeddings retrained, the running tokens after it and
+    the pruned pieces with their scores. ``full`` adds the whole candidate set. The
+    embeddings themselves are never exported (they are arrays of floats per piece)."""
+    out: dict[str, Any] = {
+        "number": step.number,
+        "vocab_size": step.vocab_size,
+        "loss": step.loss,
+        "recomputed_losses": step.recomputed_losses,
+        "retrained_embeddings": step.retrained_embeddings,
+        "tokens": step.tokens,
+        "pruned": _scored(step.pruned),
+    }
+    if full:
+        out["candidates"] = _scored(step.candidates)
+    return out
+
+
+def _sage_start(trace: Trace) -> dict[str, Any]:
+    start = trace.start
+    return {
+        "vocab": list(start.vocab),
+        "protected": start.protected,
+        "sentences": start.sentences,
+        "words": start.words,
+        "tokens": start.tokens,
+    }
+
+
+def _sage_trace_model(trace: Trace) -> dict[str, Any]:
+    return _sage_to_dict(sage.model_from_trace(trace))
+
+
 # Per algorithm: how a step, the start state and the final model become plain data.
 STEP_FIELDS: dict[str, Callable[[Any, bool], dict[str, Any]]] = {
     "bpe": _bpe_step,
     "wordpiece": _wordpiece_step,
     "unigram": _unigram_step,
+    "sage": _sage_step,
 }
 START_FIELDS: dict[str, Callable[[Trace], dict[str, Any]]] = {
     "bpe": _bpe_start,
     "wordpiece": _wordpiece_start,
     "unigram": _unigram_start,
+    "sage": _sage_start,
 }
 TRACE_MODEL: dict[str, Callable[[Trace], dict[str, Any]]] = {
     "bpe": _bpe_trace_model,
     "wordpiece": _wordpiece_trace_model,
     "unigram": _unigram_trace_model,
+    "sage": _sage_trace_model,
 }
 
 
@@ -261,11 +303,11 @@ def unigram_steps_csv(trace: Trace) -> str:
 # --- models ---------------------------------------------------------------------------
 
 
-Model = BpeModel | WordPieceModel | UnigramModel
+Model = BpeModel | WordPieceModel | UnigramModel | SageModel
 
 
 def model_to_dict(model: Model) -> dict[str, Any]:
-    """A BPE or WordPiece model as JSON-ready data, tagged with its algorithm.
+    """A BPE, WordPiece, Unigram or SaGe model as JSON-ready data, tagged with its algorithm.
 
     >>> model = BpeModel((("a", "t"),), ("a", "t", "at"), ("a", "t"), "none")
     >>> model_to_dict(model)["merges"]
@@ -277,6 +319,8 @@ def model_to_dict(model: Model) -> dict[str, Any]:
         return _wordpiece_to_dict(model)
     if isinstance(model, UnigramModel):
         return _unigram_to_dict(model)
+    if isinstance(model, SageModel):
+        return _sage_to_dict(model)
     return {
         "algorithm": "bpe",
         "format_version": FORMAT_VERSION,
@@ -311,6 +355,17 @@ def _unigram_to_dict(model: UnigramModel) -> dict[str, Any]:
         "alphabet": list(model.alphabet),
         "vocab": list(model.pieces),
         "logprobs": list(model.logprobs),
+    }
+
+
+def _sage_to_dict(model: SageModel) -> dict[str, Any]:
+    """A SaGe model is its vocabulary (BPE's order), applied by greedy longest prefix."""
+    return {
+        "algorithm": "sage",
+        "format_version": FORMAT_VERSION,
+        "marker": model.marker,
+        "split_punct": model.split_punct,
+        "vocab": list(model.vocab),
     }
 
 
@@ -356,10 +411,12 @@ def model_from_dict(data: Any, name: str = "the model") -> Model:
         return _wordpiece_from_dict(data, name)
     if data["algorithm"] == "unigram":
         return _unigram_from_dict(data, name)
+    if data["algorithm"] == "sage":
+        return _sage_from_dict(data, name)
     if data["algorithm"] != "bpe":
         raise ValueError(
-            f"{name!r} holds a {data['algorithm']!r} model; only BPE, WordPiece and Unigram "
-            "models load here."
+            f"{name!r} holds a {data['algorithm']!r} model; only BPE, WordPiece, Unigram and "
+            "SaGe models load here."
         )
     marker = data.get("marker")
     if marker not in MARKERS:
@@ -413,6 +470,20 @@ def _unigram_from_dict(data: dict, name: str) -> UnigramModel:
         )
     alphabet = _strings(data, "alphabet", name)
     return UnigramModel(vocab, tuple(float(v) for v in logprobs), alphabet, marker, split_punct)
+
+
+def _sage_from_dict(data: dict, name: str) -> SageModel:
+    """Check a saved SaGe model field by field and rebuild it."""
+    marker = data.get("marker")
+    if marker != "sow":
+        raise ValueError(f"{name!r} has marker {marker!r}; a SaGe model has the sow marker.")
+    split_punct = data.get("split_punct", False)
+    if not isinstance(split_punct, bool):
+        raise ValueError(f"{name!r} has split_punct {split_punct!r}; it should be true or false.")
+    vocab = _strings(data, "vocab", name)
+    if not vocab or not all(vocab):
+        raise ValueError(f"{name!r} is damaged: its 'vocab' should list non-empty pieces.")
+    return SageModel(vocab, marker, split_punct)
 
 
 def _strings(data: dict, field: str, name: str) -> tuple[str, ...]:

@@ -112,7 +112,7 @@ def test_model_to_dict_fields():
         (b"\x00\x9f\xff garbage", "cannot be read"),
         (b"not json at all", "not JSON"),
         (b"[1, 2, 3]", "no 'algorithm'"),
-        (b'{"algorithm": "sage"}', "only BPE, WordPiece and Unigram"),
+        (b'{"algorithm": "xyz"}', "only BPE, WordPiece, Unigram and SaGe"),
         (b'{"algorithm": "unigram"}', "a Unigram model has none or sow"),
         (b'{"algorithm": "bpe", "marker": "eow", "alphabet": [], "vocab": []}', "merges"),
         (
@@ -142,4 +142,4 @@ def test_unknown_algorithm_trace_is_refused(low_trace):
     from dataclasses import replace
 
     with pytest.raises(ValueError, match="not supported"):
-        trace_to_dict(replace(low_trace, algorithm="sage"))
+        trace_to_dict(replace(low_trace, algorithm="xyz"))
