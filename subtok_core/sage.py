@@ -26,7 +26,7 @@ first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -322,8 +322,3 @@ def segment(model: SageModel, text: str) -> SegmentTrace:
             tokens.append(Span(piece, pos, pos + width))
             pos += width
     return SegmentTrace(text, tuple(tokens), ())
-
-
-def as_settings(**values) -> SageSettings:
-    """SageSettings from keyword values, None meaning the default."""
-    return replace(SageSettings(), **{k: v for k, v in values.items() if v is not None})
