@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from . import bpe, corpus, export, sage, unigram, wordpiece
+from .compare import algorithm_of
 from .steps import Trace
 from .unigram_seed import SEEDS
 
@@ -330,36 +331,34 @@ def _score_table(trace: Trace) -> str:
 def _run_encode(args: argparse.Namespace) -> None:
     model = export.load_model(args.model)
     text = " ".join(args.text)
-    if isinstance(model, unigram.UnigramModel):
-        encoded = unigram.segment(model, text)
-        if args.trace:
-            for lattice in encoded.words:
-                path = " + ".join(f"{lattice.edges[i].piece} ({lattice.edges[i].logp:.3f})"
-                                  for i in lattice.best)  # fmt: skip
-                print(f"{lattice.word}: {path} = {lattice.best_logp:.3f}")
-        print(" ".join(encoded.pieces))
-        return
-    if isinstance(model, sage.SageModel):
-        encoded = sage.segment(model, text)
-        if args.trace:
-            cut = sage.word_segmenter(model)
-            for word in corpus.split_words(text, model.split_punct):
-                print(f"{word}: {' '.join(cut(word))} (greedy longest prefix)")
-        print(" ".join(encoded.pieces))
-        return
-    if isinstance(model, wordpiece.WordPieceModel):
-        encoded = wordpiece.segment(model, text)
-        if args.trace:
-            _print_attempts(encoded.words)
-        print(" ".join(encoded.pieces))
-        return
-    encoded = bpe.segment(model, text)
+    algorithm = algorithm_of(model)
+    encoded = algorithm.segment(model, text)
     if args.trace:
-        for word in encoded.words:
-            print(f"{word.word}: {' '.join(word.initial)}")
-            for number, (a, b), symbols in word.applied:
-                print(f"  merge {number:>3} ({a} + {b}): {' '.join(symbols)}")
+        TRACE_PRINTERS[algorithm.__name__](encoded, model)
     print(" ".join(encoded.pieces))
+
+
+def _print_lattices(encoded, model) -> None:
+    """Per word, its Viterbi path with each piece's log-probability."""
+    for lattice in encoded.words:
+        path = " + ".join(f"{lattice.edges[i].piece} ({lattice.edges[i].logp:.3f})"
+                          for i in lattice.best)  # fmt: skip
+        print(f"{lattice.word}: {path} = {lattice.best_logp:.3f}")
+
+
+def _print_greedy(encoded, model) -> None:
+    """Per word, the pieces greedy longest prefix cut it into."""
+    cut = sage.word_segmenter(model)
+    for word in corpus.split_words(encoded.text, model.split_punct):
+        print(f"{word}: {' '.join(cut(word))} (greedy longest prefix)")
+
+
+def _print_merges(encoded, model) -> None:
+    """Per word, its first symbols and every merge applied to them."""
+    for word in encoded.words:
+        print(f"{word.word}: {' '.join(word.initial)}")
+        for number, (a, b), symbols in word.applied:
+            print(f"  merge {number:>3} ({a} + {b}): {' '.join(symbols)}")
 
 
 def _print_attempts(words) -> None:
@@ -370,6 +369,14 @@ def _print_attempts(words) -> None:
             print(f"  {attempt.piece}: {'yes' if attempt.found else 'no'}")
         if word.unknown:
             print(f"  {word.note}")
+
+
+TRACE_PRINTERS = {  # `encode --trace`: how each algorithm found its pieces
+    bpe.__name__: _print_merges,
+    wordpiece.__name__: lambda encoded, model: _print_attempts(encoded.words),
+    unigram.__name__: _print_lattices,
+    sage.__name__: _print_greedy,
+}
 
 
 def _run_corpora(args: argparse.Namespace) -> None:
