@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import html
 
 import pandas as pd
 import streamlit as st
 
+from pages import _widgets as w
 from subtok_core import metrics, sage, sage_verdict, viz_compare
 
 RANDOM_SEEDS = 5  # the random control runs with this many seeds
@@ -17,7 +17,7 @@ TOP = 200  # Fig. 3 ranks the top 200 tokens
 
 
 def _digest(vocab) -> str:
-    return hashlib.md5("\n".join(vocab).encode()).hexdigest()
+    return w.fingerprint(tuple(vocab))
 
 
 @st.cache_resource(max_entries=24, show_spinner="Tokenizing the sample ...")

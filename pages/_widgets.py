@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import html
+import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
@@ -207,6 +209,12 @@ class TraceStore:
         finally:
             holder.empty()
         return self.keep(key, result)
+
+
+def fingerprint(*parts) -> str:
+    """A short digest of big inputs (a corpus, its lines), hashed once per run so that the
+    caches below compare a few bytes instead of the whole corpus."""
+    return hashlib.md5(pickle.dumps(parts)).hexdigest()
 
 
 @st.cache_resource

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import pickle
 
 import pandas as pd
 import streamlit as st
@@ -130,12 +129,6 @@ def measure_lines(name: str, measure: str, wc) -> tuple[str, ...]:
     return tuple(" ".join([word] * count) for word, count in wc.items())
 
 
-def fingerprint(*parts) -> str:
-    """A short digest of big inputs (a corpus, its lines), hashed once per run so that the
-    caches below compare a few bytes instead of the whole corpus."""
-    return hashlib.md5(pickle.dumps(parts)).hexdigest()
-
-
 @st.cache_resource(max_entries=12, show_spinner="Encoding the corpus ...")
 def tokenized(kind: str, key: str, _model, _lines) -> metrics.Tokenized:
     return metrics.tokenize_with(_model, list(_lines), LABELS[kind])
@@ -170,7 +163,7 @@ def chart(title: str, key: str, built, table: pd.DataFrame, read: str | None = N
 
 
 def charts(models: dict, wc, size: int, lines: tuple[str, ...]) -> None:
-    key = fingerprint(wc, size, lines)
+    key = w.fingerprint(wc, size, lines)
     toks = {k: tokenized(k, key, m, lines) for k, m in models.items()}
     per = {LABELS[k]: tables(k, key, toks[k], compare.vocab_of(m)) for k, m in models.items()}
     summary = pd.DataFrame(

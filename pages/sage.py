@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import pickle
 from dataclasses import asdict, replace
 
 import streamlit as st
@@ -64,7 +62,7 @@ def sample_controls() -> tuple[list[list[str]], str] | None:
         f"{label}: {len(sentences):,} sentences, {sum(map(len, sentences)):,} words "
         "(lines split into sentences: SaGe's context never crosses a sentence end)."
     )
-    return sentences, hashlib.md5(pickle.dumps((lines, limit))).hexdigest()
+    return sentences, w.fingerprint(lines, limit)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
