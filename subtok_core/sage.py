@@ -32,7 +32,7 @@ import numpy as np
 
 from . import bpe
 from .corpus import count_words, load_lines, split_sentences, split_words
-from .sage_corpus import UNKNOWN, SentenceCorpus, greedy, is_protected
+from .sage_corpus import UNKNOWN, SentenceCorpus, greedy
 from .sage_loss import Embeddings, PairLoss, ablation_losses, corpus_loss, train_embeddings
 from .steps import SOW, UNK, SegmentTrace, Span, Trace
 
@@ -141,7 +141,7 @@ def prepare(sentences: Sequence[Sequence[str]], s: SageSettings) -> SentenceCorp
             f"runs out of pairs at {made} pieces. Choose a smaller size or a bigger sample."
         )
     corpus = SentenceCorpus(bpe.model_from_trace(trace).vocab, sentences)
-    protected = int(sum(map(is_protected, corpus.pieces)))
+    protected = int(corpus.protected.sum())
     if s.vocab_size < protected:
         raise ValueError(
             f"vocab size {s.vocab_size} is smaller than the {protected} single characters "
@@ -191,7 +191,6 @@ def iter_sage(
     check_settings(s, control)
     say = on_phase or (lambda text: None)
     score = _scorer(control, s)
-    protected = np.array([is_protected(p) for p in corpus.pieces])
     pair, cands = None, np.zeros(0, dtype=np.int64)
     i = 0
     while (size := int(corpus.alive.sum())) > s.vocab_size:
@@ -203,7 +202,7 @@ def iter_sage(
                                    s.epochs, s.workers, s.window)  # fmt: skip
             pair = PairLoss(emb)
         full = control is not None or i % s.m == 0 or len(cands) == 0
-        pool = np.flatnonzero(corpus.alive & ~protected) if full else cands
+        pool = np.flatnonzero(corpus.alive & ~corpus.protected) if full else cands
         say(f"step {i + 1}: scoring {len(pool):,} pieces by {SCORE_NAMES[control]}")
         ranked, scores = _ranked(pool, np.asarray(score(corpus, pool, pair), dtype=float))
         if full:
@@ -233,7 +232,7 @@ def trace_sage(
         on_phase(f"training BPE to {s.start_size:,} pieces")
     corpus = prepare(sentences, s)
     start = SageStart(
-        tuple(corpus.pieces), int(sum(map(is_protected, corpus.pieces))),
+        tuple(corpus.pieces), int(corpus.protected.sum()),
         corpus.n_sentences, len(corpus.running), len(corpus.flat),
     )  # fmt: skip
     total = steps_needed(s)

@@ -68,6 +68,7 @@ class SentenceCorpus:
         self.pieces = list(pieces)
         self.alive = np.ones(len(self.pieces), dtype=bool)
         self.index = {p: i for i, p in enumerate(self.pieces)}
+        self.protected = np.array([is_protected(p) for p in self.pieces], dtype=bool)
         self.max_len = max(map(len, self.pieces))
         word_id: dict[str, int] = {}
         running: list[int] = []

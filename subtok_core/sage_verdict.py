@@ -65,12 +65,13 @@ def measure(vocab: Sequence[str], t: Tokenized, bpe_vocab: Sequence[str], window
     """The Measures of one vocabulary `vocab` (tokenizing the sample as `t`)."""
     mine, theirs = set(vocab), set(bpe_vocab)
     lengths = [len(bare(p, "sow")) for p in vocab]
-    ranked = metrics.distinct_neighbours(t, window)["neighbours"].to_numpy()
+    ratio = metrics.neighbour_ratio(t, window)  # counts each piece's neighbours once
+    ranked = np.sort(ratio.table["neighbours"].to_numpy())[::-1]
     lo, hi = TOP_RANKS
     part = ranked[lo:hi] if len(ranked) > lo else ranked
     return Measures(
         float(np.mean(lengths)), len(t), float(np.mean(part)) if len(part) else np.nan,
-        metrics.neighbour_ratio(t, window).mean,
+        ratio.mean,
         _share_initial([p for p in vocab if p not in theirs]),
         _share_initial([p for p in bpe_vocab if p not in mine]),
     )  # fmt: skip
