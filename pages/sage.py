@@ -136,7 +136,12 @@ def run(sentences, key: str, s: sage.SageSettings, control: str | None = None):
                 text=f"step {step.number} of {total}: vocab {step.vocab_size:,}{loss}",
             )
 
-        trace = sage.trace_sage(sentences, s, control, on_step, phase.write)
+        try:
+            trace = sage.trace_sage(sentences, s, control, on_step, phase.write)
+        except ValueError:  # the page shows the message; the box must not spin on
+            stop.empty()
+            status.update(label=f"{label} could not run", state="error", expanded=False)
+            raise
         status.update(label=f"{label}: {len(trace.steps)} steps", state="complete", expanded=False)
     stop.empty()
     partial.pop(full_key, None)
