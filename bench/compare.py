@@ -21,7 +21,8 @@ sys.path.insert(0, str(ROOT))  # run without installing
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from subtok_core import compare, corpus, metrics  # noqa: E402
+from subtok_core import compare, corpus  # noqa: E402
+from subtok_core import measure as metrics  # noqa: E402
 
 CORPUS = "sample:enwiki"
 KINDS = ("bpe", "wordpiece", "unigram")

@@ -87,7 +87,7 @@ def child(sentences_file: str, repeat: int) -> None:
     """Run our SaGe `repeat` times on the sentences file; print one JSON line."""
     import gensim.models  # noqa: F401  (imported now, so "after imports" includes it)
 
-    from subtok_core.sage_corpus import SentenceCorpus
+    from subtok_core.sage.corpus import SentenceCorpus
 
     after_imports = peak_mb()
     text = Path(sentences_file).read_text(encoding="utf-8")

@@ -8,7 +8,10 @@ import pandas as pd
 import streamlit as st
 
 from pages import _widgets as w
-from subtok_core import metrics, sage, sage_verdict, viz_compare
+from subtok_core import measure as metrics
+from subtok_core import sage
+from subtok_core.charts import compare as viz_compare
+from subtok_core.sage import verdict as sage_verdict
 
 RANDOM_SEEDS = 5  # the random control runs with this many seeds
 WINDOW = 5  # the paper's charts count neighbours within 5 tokens

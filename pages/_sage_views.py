@@ -8,8 +8,10 @@ import pandas as pd
 import streamlit as st
 
 from pages import _widgets as w
-from subtok_core import sage, sage_explain, viz
-from subtok_core.sage_loss import PairLoss
+from subtok_core import sage
+from subtok_core.charts import lessons as viz
+from subtok_core.sage import explain as sage_explain
+from subtok_core.sage.loss import PairLoss
 
 
 def _kind(step) -> str:

@@ -12,7 +12,8 @@ from collections.abc import Callable, Hashable, Iterable
 import pandas as pd
 import streamlit as st
 
-from subtok_core import corpus, export, viz
+from subtok_core import corpus, export
+from subtok_core.charts import lessons as viz
 
 TEXT, UPLOAD = "text:your own", "upload:a .txt file"
 DEFAULT_TEXT = "the cat sat on the mat with the other cats"
@@ -335,7 +336,7 @@ def predict_panel(trace, i: int, judge: Callable, pair_text: Callable, prefix: s
 def downloads(
     trace,
     prefix: str,
-    csv: tuple[str, Callable] = ("merges (CSV)", export.merges_csv),
+    csv: tuple[str, Callable] = ("merges (CSV)", export.steps_csv),
     full: bool | None = None,
 ) -> None:
     """A CSV of the steps (`csv`: its button label and writer) and the trace as JSON (the

@@ -8,8 +8,10 @@ import pandas as pd
 import streamlit as st
 
 from pages import _widgets as w
-from subtok_core import bpe, viz
-from subtok_core.explain import explain_bpe_start, explain_bpe_step, judge_guess, pair_text
+from subtok_core import bpe
+from subtok_core.bpe import explain_bpe_start, explain_bpe_step, judge_guess
+from subtok_core.charts import lessons as viz
+from subtok_core.explain import pair_text
 
 MARKER_HELP = (
     "none: plain characters (001). eow: a separate </w> after each word (003, 004). "

@@ -9,7 +9,9 @@ import pandas as pd
 import streamlit as st
 
 from pages import _widgets as w
-from subtok_core import compare, corpus, metrics, viz_compare
+from subtok_core import compare, corpus
+from subtok_core import measure as metrics
+from subtok_core.charts import compare as viz_compare
 from subtok_core.compare import LABELS
 
 DEFAULT_TEXT = "Tokenizers disagree most about rare words such as unbelievably or tokenization."
@@ -165,7 +167,7 @@ def chart(title: str, key: str, built, table: pd.DataFrame, read: str | None = N
 def charts(models: dict, wc, size: int, lines: tuple[str, ...]) -> None:
     key = w.fingerprint(wc, size, lines)
     toks = {k: tokenized(k, key, m, lines) for k, m in models.items()}
-    per = {LABELS[k]: tables(k, key, toks[k], compare.vocab_of(m)) for k, m in models.items()}
+    per = {LABELS[k]: tables(k, key, toks[k], tuple(m.vocab)) for k, m in models.items()}
     summary = pd.DataFrame(
         [
             {
@@ -243,9 +245,7 @@ def pair_panels(models: dict, toks: dict) -> None:
     for other in kinds[1:]:
         a, b = LABELS[first], LABELS[other]
         st.subheader(f"{a} against {b}")
-        both = metrics.overlap(
-            compare.vocab_of(models[first]), compare.vocab_of(models[other]), names=(a, b)
-        )
+        both = metrics.overlap(tuple(models[first].vocab), tuple(models[other].vocab), names=(a, b))
         st.dataframe(both.table, hide_index=True)
         st.caption(
             "The share of word-initial tokens in each part: the SaGe paper finds 83 % "

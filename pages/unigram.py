@@ -8,9 +8,10 @@ import pandas as pd
 import streamlit as st
 
 from pages import _widgets as w
-from subtok_core import export, lattice, unigram, viz
-from subtok_core.unigram_seed import SEED_TEXT, SEEDS
-from subtok_core.unigram_textbook import LOG_BASES, rounded_loss
+from subtok_core import export, lattice, unigram
+from subtok_core.charts import lessons as viz
+from subtok_core.unigram.seed import SEED_TEXT, SEEDS
+from subtok_core.unigram.textbook import LOG_BASES, rounded_loss
 
 VARIANT_TEXT = {
     "textbook": "Textbook (course material 001, 004 and the Hugging Face course)",
@@ -413,4 +414,4 @@ else:
 step_view(trace, i, step, variant)
 loss_curve(trace, i, variant)
 lattice_panel(trace, i, step or trace.start, variant)
-w.downloads(trace, "unigram", ("steps (CSV)", export.unigram_steps_csv), full=True)
+w.downloads(trace, "unigram", ("steps (CSV)", export.steps_csv), full=True)

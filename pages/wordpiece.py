@@ -8,15 +8,16 @@ import pandas as pd
 import streamlit as st
 
 from pages import _widgets as w
-from subtok_core import bpe, viz, wordpiece
-from subtok_core.explain import (
+from subtok_core import bpe, wordpiece
+from subtok_core.charts import lessons as viz
+from subtok_core.explain import pair_text
+from subtok_core.wordpiece import fraction_text
+from subtok_core.wordpiece.explain import (
     explain_wordpiece_start,
     explain_wordpiece_step,
     explain_wordpiece_word,
     judge_wordpiece_guess,
-    pair_text,
 )
-from subtok_core.wordpiece import fraction_text
 
 
 def trained(wc, ties: str, merges: int, specials: bool):

@@ -18,27 +18,15 @@ with ``##`` for word-internal pieces, Unigram by EM as SentencePiece trains it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 
-from . import bpe, unigram, wordpiece
+from . import registry
 from .corpus import WordCounts
-from .steps import Span
+from .records import Encoded, Progress
 
-KINDS = ("bpe", "wordpiece", "unigram")
-LABELS = {"bpe": "BPE", "wordpiece": "WordPiece", "unigram": "Unigram", "sage": "SaGe"}
+KINDS = tuple(name for name, algo in registry.ALGORITHMS.items() if algo.for_compare)
+LABELS = registry.LABELS
 MIN_KINDS, MAX_KINDS = 2, 4
-
-Progress = Callable[[int, int], None] | None
-
-
-@dataclass(frozen=True, slots=True)
-class Encoded:
-    """A text encoded by one tokenizer: its tokens as spans and their vocabulary ids
-    (-1 for a token outside the vocabulary, such as [UNK])."""
-
-    spans: tuple[Span, ...]
-    ids: tuple[int, ...]
 
 
 def parse_kinds(text: str, known: tuple[str, ...] = KINDS) -> tuple[str, ...]:
@@ -59,38 +47,18 @@ def parse_kinds(text: str, known: tuple[str, ...] = KINDS) -> tuple[str, ...]:
 
 
 def train(kind: str, wc: WordCounts, vocab_size: int, progress: Progress = None):
-    """One tokenizer's model, trained on `wc` to `vocab_size` pieces."""
-    if kind == "bpe":
-        trace = bpe.trace_bpe(wc, vocab_size=vocab_size, marker="sow", progress=progress)
-        return bpe.model_from_trace(trace)
-    if kind == "wordpiece":
-        trace = wordpiece.trace_wordpiece(wc, vocab_size=vocab_size, progress=progress)
-        return wordpiece.model_from_trace(trace)
-    if kind == "unigram":
-        trace = unigram.trace_unigram(wc, "em", vocab_size=vocab_size, progress=progress)
-        return unigram.model_from_trace(trace)
-    raise ValueError(f"Unknown tokenizer {kind!r}; choose from {', '.join(KINDS)}.")
-
-
-def vocab_of(model) -> tuple[str, ...]:
-    return tuple(model.vocab)
+    """One tokenizer's model, trained on `wc` to `vocab_size` pieces as Compare trains it."""
+    if kind not in KINDS:
+        raise ValueError(f"Unknown tokenizer {kind!r}; choose from {', '.join(KINDS)}.")
+    algo = registry.get(kind)
+    return algo.model_at(algo.for_compare(wc, vocab_size, progress))
 
 
 def encode(model, text: str) -> Encoded:
-    """`text` encoded by a trained BPE, WordPiece or Unigram model, with token ids."""
-    spans = algorithm_of(model).segment(model, text).tokens
-    index = {piece: i for i, piece in enumerate(vocab_of(model))}
+    """`text` encoded by any trained model, with token ids."""
+    spans = registry.of_model(model).segment(model, text).tokens
+    index = {piece: i for i, piece in enumerate(model.vocab)}
     return Encoded(tuple(spans), tuple(index.get(s.text, -1) for s in spans))
-
-
-def algorithm_of(model):
-    """The module (bpe, wordpiece, unigram or sage) that trained `model` and encodes with it."""
-    from . import sage  # gensim-heavy training, but its encoder is plain Python
-
-    for module in (bpe, wordpiece, unigram, sage):
-        if type(model).__module__ == module.__name__:
-            return module
-    raise ValueError(f"There is no word segmenter or encoder for a {type(model).__name__}.")
 
 
 def unshared(encoded: Mapping[str, Encoded]) -> dict[str, set[tuple[int, int]]]:

@@ -27,7 +27,7 @@ import math
 from collections.abc import Container, Mapping
 from dataclasses import dataclass
 
-from .steps import UNK
+from .records import UNK
 
 NEG_INF = float("-inf")
 TIE_TOLERANCE = 1e-9  # log-probabilities closer than this count as equal

@@ -175,3 +175,29 @@ def stop_reason(
         return True, f"Stopped after {steps} merges: no pair is left, every word is one symbol."
     goal_text = f"{merges} merges" if merges is not None else f"vocab size {vocab_size}"
     return False, f"Reached the {goal_text} asked for."
+
+
+# --- the command line options the merge lessons share ------------------------------------
+
+
+def add_merge_options(cmd) -> None:
+    """--merges or --vocab-size (one of them), --ties, --split-punct."""
+    size = cmd.add_mutually_exclusive_group(required=True)
+    size.add_argument("--merges", type=int, help="number of merges to make")
+    size.add_argument("--vocab-size", type=int, help="stop when the vocabulary has N symbols")
+    cmd.add_argument(
+        "--ties",
+        choices=TIE_RULES,
+        default="first",
+        help="which pair wins a tie (default: first seen in the corpus)",
+    )
+    cmd.add_argument(
+        "--split-punct", action="store_true", help="split punctuation off words before counting"
+    )
+
+
+def load_words(args):
+    """The word counts of --corpus, punctuation split off with --split-punct."""
+    from .corpus import load
+
+    return load(args.corpus, split_punct=args.split_punct)

@@ -6,7 +6,8 @@ import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
-from subtok_core import sage, sage_verdict
+from subtok_core import sage
+from subtok_core.sage import verdict as sage_verdict
 
 TINY = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}  # 19 Russian sentences
 

@@ -22,7 +22,7 @@ from subtok_core.bpe import (
     train_bpe,
 )
 from subtok_core.corpus import from_pairs, from_text, load
-from subtok_core.steps import Span
+from subtok_core.records import Span
 
 
 def table(rows) -> dict[tuple[str, str], int]:

@@ -1,7 +1,8 @@
 """BPE invariants on random small corpora (hypothesis), checked against a naive reference.
 
-The reference below recounts every pair of the whole corpus before every merge and knows
-nothing of the trainer's incremental bookkeeping.
+The reference (subtok_core.bpe.reference, the loop the BPE page shows) recounts every pair
+of the whole corpus before every merge and knows nothing of the trainer's incremental
+bookkeeping.
 """
 
 from __future__ import annotations
@@ -22,6 +23,13 @@ from subtok_core.bpe import (
     trace_bpe,
     train_bpe,
 )
+from subtok_core.bpe.reference import (
+    _creation_order,
+    count_pairs,
+    learn_merges,
+    merge_pair,
+    split_word,
+)
 from subtok_core.corpus import WordCounts, from_pairs
 
 EOW, SOW = "</w>", "\u2581"
@@ -33,89 +41,9 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 
-# --- the naive reference ----------------------------------------------------------------
-
-
-def naive_initial(word: str, marker: str) -> tuple[str, ...]:
-    chars = tuple(word)
-    return {
-        "none": chars,
-        "eow": (*chars, EOW),
-        "suffix": (*chars[:-1], chars[-1] + EOW),
-        "sow": (SOW, *chars),
-    }[marker]
-
 
 def strip_markers(symbols) -> str:
     return "".join(symbols).replace(EOW, "").replace(SOW, "")
-
-
-def recount(segs, counts) -> dict[tuple[str, str], int]:
-    """Every adjacent pair of every word (overlapping), weighted by the word's count."""
-    table: dict[tuple[str, str], int] = {}
-    for seg, c in zip(segs, counts, strict=True):
-        for pair in pairwise(seg):
-            table[pair] = table.get(pair, 0) + c
-    return table
-
-
-def first_positions(segs) -> dict[tuple[str, str], tuple[int, int]]:
-    """(word index, symbol index) of each pair's first occurrence, words in order."""
-    pos: dict[tuple[str, str], tuple[int, int]] = {}
-    for w, seg in enumerate(segs):
-        for i, pair in enumerate(pairwise(seg)):
-            pos.setdefault(pair, (w, i))
-    return pos
-
-
-def apply_merge(seg, pair) -> tuple[str, ...]:
-    """Replace the pair left to right without overlap."""
-    out, i = [], 0
-    while i < len(seg):
-        if i + 1 < len(seg) and (seg[i], seg[i + 1]) == pair:
-            out.append(seg[i] + seg[i + 1])
-            i += 2
-        else:
-            out.append(seg[i])
-            i += 1
-    return tuple(out)
-
-
-def initial_ids(words, marker) -> dict[str, int]:
-    """Symbol ids as Hugging Face tokenizers gives them: characters (and the marker) by code
-    point, then word-final suffixed symbols as they first appear; merges get the next id."""
-    bare = {ch for w in words for ch in w} | ({"eow": {EOW}, "sow": {SOW}}.get(marker, set()))
-    ids = {s: i for i, s in enumerate(sorted(bare))}
-    if marker == "suffix":
-        for w in words:
-            ids.setdefault(w[-1] + EOW, len(ids))
-    return ids
-
-
-def tie_key(ties, segs, ids):
-    if ties == "first":
-        pos = first_positions(segs)
-        return lambda pair: pos[pair]
-    if ties == "lex":
-        return lambda pair: pair
-    return lambda pair: (ids[pair[0]], ids[pair[1]])
-
-
-def naive_bpe(words, counts, marker, ties, n_merges):
-    """Recount all pairs before each merge; the highest count wins, ties by the rule."""
-    segs = [naive_initial(w, marker) for w in words]
-    ids = initial_ids(words, marker)
-    merges = []
-    for _ in range(n_merges):
-        table = recount(segs, counts)
-        if not table:
-            break
-        best = max(table.values())
-        pair = min((p for p, c in table.items() if c == best), key=tie_key(ties, segs, ids))
-        merges.append((pair, best))
-        ids.setdefault(pair[0] + pair[1], len(ids))
-        segs = [apply_merge(s, pair) for s in segs]
-    return merges, segs
 
 
 # --- strategies -----------------------------------------------------------------------
@@ -152,10 +80,10 @@ def test_pair_tables_equal_a_recount(setup):
     wc, marker, ties, merges = setup
     trace = snapshot_trace(wc, marker, ties, merges)
     before = states(trace)
-    assert before[0] == tuple(naive_initial(w, marker) for w in wc.words)
-    assert dict_of(trace.start.pair_table) == recount(before[0], wc.counts)
+    assert before[0] == tuple(split_word(w, marker) for w in wc.words)
+    assert dict_of(trace.start.pair_table) == count_pairs(before[0], wc.counts)
     for i, step in enumerate(trace.steps):
-        expected = recount(before[i], wc.counts)
+        expected = count_pairs(before[i], wc.counts)
         assert dict_of(step.pair_table) == expected, f"step {step.number}"
         counts = [c for _, _, c in step.pair_table]
         assert counts == sorted(counts, reverse=True)
@@ -167,7 +95,7 @@ def test_pair_tables_equal_a_recount(setup):
         assert set(step.tied_with) == tied
         assert len(step.tied_with) == len(tied)
         # the corpus after the step is the merge applied everywhere
-        assert before[i + 1] == tuple(apply_merge(s, step.pair) for s in before[i])
+        assert before[i + 1] == tuple(merge_pair(s, step.pair) for s in before[i])
 
 
 def dict_of(rows) -> dict[tuple[str, str], int]:
@@ -184,7 +112,7 @@ def test_steps_are_consistent(setup):
     vocab = list(trace.start.vocab)
     assert len(set(vocab)) == len(vocab)
     # the alphabet: every character (and marker) by code point, then suffixed symbols
-    assert vocab == list(initial_ids(wc.words, marker))
+    assert vocab == list(_creation_order(wc.words, marker))
     assert set(vocab) >= {s for seg in trace.start.segmentations for s in seg}
     size = len(vocab)
     symbols = sum(len(s) * c for s, c in zip(trace.start.segmentations, wc.counts, strict=True))
@@ -225,7 +153,7 @@ def test_segmentations_join_back_to_the_words(setup):
 @given(setups())
 def test_merges_equal_the_naive_reference(setup):
     wc, marker, ties, merges = setup
-    expected, final = naive_bpe(wc.words, wc.counts, marker, ties, merges)
+    expected, final = learn_merges(wc.words, wc.counts, merges, marker, ties)
     trace = snapshot_trace(wc, marker, ties, merges)
     assert [(s.pair, s.count) for s in trace.steps] == expected
     assert states(trace)[-1] == tuple(final)

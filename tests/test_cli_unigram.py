@@ -22,8 +22,8 @@ from subtok_core.export import (
     model_from_dict,
     model_to_dict,
     save_model,
+    steps_csv,
     trace_to_dict,
-    unigram_steps_csv,
 )
 from subtok_core.unigram import UnigramModel, model_from_trace, trace_unigram
 
@@ -167,7 +167,7 @@ UNIGRAM = UnigramModel(("a", "b", "ab"), (-1.5, -2.0, -0.5), ("a", "b"))
 def test_unigram_steps_csv():
     trace = trace_unigram(load("toy:run-bug"), seed="strict", vocab_size=12, choices=("un",),
                           log_base="10")  # fmt: skip
-    rows = list(csv.reader(io.StringIO(unigram_steps_csv(trace))))
+    rows = list(csv.reader(io.StringIO(steps_csv(trace))))
     assert rows == [
         ["number", "round", "kind", "vocab_size", "loss", "removed"],
         ["1", "1", "e", "13", "66.10893", ""],

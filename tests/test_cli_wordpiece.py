@@ -15,7 +15,7 @@ import pytest
 
 from subtok_core.cli import main
 from subtok_core.corpus import load
-from subtok_core.export import load_model, merges_csv, model_to_dict, save_model, trace_to_json
+from subtok_core.export import load_model, model_to_dict, save_model, steps_csv, trace_to_json
 from subtok_core.wordpiece import WordPieceModel, model_from_trace, trace_wordpiece
 
 SUNFLOWER = ["train", "wordpiece", "--corpus", "toy:sunflower"]
@@ -53,7 +53,7 @@ def test_train_json_has_the_scores_of_the_slides(capsys):
     ]
     assert [s["tied_with"] for s in steps] == [[], [["##e", "##d"]], []]
     assert steps[0]["bpe_pair"] == ["##l", "##o"] and steps[0]["bpe_count"] == 9
-    assert data["model"] == {"vocab": SLIDE_VOCAB}
+    assert data["model"]["vocab"] == SLIDE_VOCAB and data["model"]["algorithm"] == "wordpiece"
     assert data["stopped"] == "Reached the 3 merges asked for."
 
 
@@ -148,9 +148,9 @@ def test_load_refuses_broken_wordpiece_files(tmp_path, change, words):
     assert str(caught.value).endswith(".")
 
 
-def test_merges_csv_of_a_wordpiece_trace():
+def test_steps_csv_of_a_wordpiece_trace():
     trace = trace_wordpiece(load("toy:sunflower"), merges=3)
-    rows = list(csv.reader(io.StringIO(merges_csv(trace))))
+    rows = list(csv.reader(io.StringIO(steps_csv(trace))))
     assert rows[0][:4] == ["number", "left", "right", "new_symbol"]
     assert rows[0][4:] == [
         "score",

@@ -5,7 +5,7 @@ from apptools import open_page
 
 from subtok_core import compare
 from subtok_core.corpus import load
-from subtok_core.steps import Span
+from subtok_core.records import Span
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +23,7 @@ def test_parse_kinds_keeps_order_and_refuses_bad_lists():
 
 
 def test_every_tokenizer_reaches_the_same_vocab_size(cat_models):
-    assert {kind: len(compare.vocab_of(m)) for kind, m in cat_models.items()} == {
+    assert {kind: len(tuple(m.vocab)) for kind, m in cat_models.items()} == {
         "bpe": 12,
         "wordpiece": 12,
         "unigram": 12,
@@ -34,7 +34,7 @@ def test_encoding_covers_the_text_and_ids_point_into_the_vocabulary(cat_models):
     text = "cats bag"
     for model in cat_models.values():
         enc = compare.encode(model, text)
-        vocab = compare.vocab_of(model)
+        vocab = tuple(model.vocab)
         covered = "".join(text[s.start : s.end] for s in enc.spans)
         assert covered == "catsbag"
         assert all(vocab[i] == s.text for s, i in zip(enc.spans, enc.ids, strict=True))

@@ -12,9 +12,10 @@ from subtok_core.bpe import BpeModel, model_from_trace, segment, trace_bpe
 from subtok_core.corpus import from_text, load
 from subtok_core.export import (
     load_model,
-    merges_csv,
+    model_from_dict,
     model_to_dict,
     save_model,
+    steps_csv,
     trace_to_dict,
     trace_to_json,
 )
@@ -30,7 +31,8 @@ def test_trace_to_dict_has_exactly_the_documented_keys(low_trace):
     assert list(data) == ["algorithm", "params", "steps", "model", "stopped"]
     assert list(data["params"]) == ["marker", "ties", "merges", "vocab_size"]
     assert all(list(s) == ["pair", "count", "new_symbol", "tied_with"] for s in data["steps"])
-    assert list(data["model"]) == ["merges", "vocab"]
+    # the trace's model is the model file save_model writes: it loads as the trained model
+    assert model_from_dict(data["model"]) == model_from_trace(low_trace)
     assert data["steps"][0] == {
         "pair": ["e", "s"],
         "count": 9,
@@ -67,8 +69,8 @@ def test_sow_marker_survives_json():
     assert json.loads(text)["model"]["merges"][0] == ["a", "t"]
 
 
-def test_merges_csv_header_and_rows(low_trace):
-    rows = list(csv.reader(io.StringIO(merges_csv(low_trace))))
+def test_steps_csv_header_and_rows(low_trace):
+    rows = list(csv.reader(io.StringIO(steps_csv(low_trace))))
     assert rows[0] == ["number", "left", "right", "new_symbol", "count", "ties"]
     assert rows[1:] == [
         ["1", "e", "s", "es", "9", "2"],
@@ -78,10 +80,10 @@ def test_merges_csv_header_and_rows(low_trace):
     ]
 
 
-def test_merges_csv_quotes_a_comma_symbol():
+def test_steps_csv_quotes_a_comma_symbol():
     trace = trace_bpe(from_text("a, a, a, b."), merges=1)
     assert trace.steps[0].pair == ("a", ",")
-    text = merges_csv(trace)
+    text = steps_csv(trace)
     assert text.splitlines()[1] == '1,a,",","a,",3,0'
     assert list(csv.reader(io.StringIO(text)))[1][1:4] == ["a", ",", "a,"]
 
@@ -141,5 +143,5 @@ def test_load_model_missing_file_and_folder(tmp_path):
 def test_unknown_algorithm_trace_is_refused(low_trace):
     from dataclasses import replace
 
-    with pytest.raises(ValueError, match="not supported"):
+    with pytest.raises(ValueError, match="no algorithm called 'xyz'"):
         trace_to_dict(replace(low_trace, algorithm="xyz"))

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from subtok_core import bpe, unigram, wordpiece
 from subtok_core.corpus import from_pairs, load, load_lines
-from subtok_core.metrics import (
+from subtok_core.measure import (
     distinct_neighbours,
     efficiency,
     fertility,
@@ -31,8 +31,8 @@ from subtok_core.metrics import (
     vocab_style,
     word_segmenter,
 )
-from subtok_core.metrics_neighbours import neighbour_counts
-from subtok_core.metrics_tokenized import bare, common_notation, word_initial
+from subtok_core.measure.neighbours import neighbour_counts
+from subtok_core.measure.tokenized import bare, common_notation, word_initial
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # low -> lo w, lower -> lo w er, newest -> n e w est (a hand-made BPE-like table)

@@ -13,18 +13,19 @@ import random
 import numpy as np
 import pytest
 
-from subtok_core import bpe, sage, sage_loss
+from subtok_core import bpe, sage
 from subtok_core.corpus import count_words
+from subtok_core.records import SOW, UNK
 from subtok_core.sage import SageModel, SageSettings
-from subtok_core.sage_corpus import SentenceCorpus, is_protected
-from subtok_core.sage_loss import (
+from subtok_core.sage import loss as sage_loss
+from subtok_core.sage.corpus import SentenceCorpus, is_protected
+from subtok_core.sage.loss import (
     Embeddings,
     ablation_loss_whole,
     ablation_losses,
     corpus_loss,
     sequence_loss,
 )
-from subtok_core.steps import SOW, UNK
 
 
 @pytest.fixture(params=["table", "dots"])

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from subtok_core.corpus import WordCounts, count_words, from_pairs, load_lines
-from subtok_core.em_arrays import SOW, best_segmentations, lattices_of
 from subtok_core.lattice import TIE_TOLERANCE, all_segmentations, segmentation_logp, viterbi
-from subtok_core.unigram_em import CHAR_FLOOR, COMPACT_ROWS, EmRun, _m_step
+from subtok_core.unigram.em import CHAR_FLOOR, COMPACT_ROWS, EmRun, _m_step
+from subtok_core.unigram.em_arrays import SOW, best_segmentations, lattices_of
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MICRO = from_pairs([("hug", 10), ("pug", 5), ("hugs", 5), ("pun", 12)])

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from subtok_core import unigram
 from subtok_core.corpus import WordCounts, from_pairs, load
 from subtok_core.lattice import UNK
-from subtok_core.steps import Span
+from subtok_core.records import Span
 from subtok_core.unigram import (
     UnigramModel,
     encode_word,
@@ -32,8 +32,9 @@ from subtok_core.unigram import (
     trace_unigram,
     train_unigram,
 )
-from subtok_core.unigram_seed import seed_rows
-from subtok_core.unigram_textbook import TextbookRun, rounded_loss
+from subtok_core.unigram import _all as unigram_entry  # where the limits live
+from subtok_core.unigram.seed import seed_rows
+from subtok_core.unigram.textbook import TextbookRun, rounded_loss
 
 RUN_BUG_SEED = [
     ("r", 3), ("u", 31), ("n", 26), ("ru", 3), ("un", 26), ("b", 5), ("g", 5), ("bu", 5),
@@ -400,14 +401,14 @@ def test_given_seed_on_a_corpus_without_a_name():
 
 
 def test_too_big_for_the_textbook_variant(run_bug, monkeypatch):
-    monkeypatch.setattr(unigram, "TEXTBOOK_MAX_WORDS", 3)
+    monkeypatch.setattr(unigram_entry, "TEXTBOOK_MAX_WORDS", 3)
     with pytest.raises(ValueError, match=r"at most 3 distinct words; this corpus has 4\. Use"):
         trace_unigram(run_bug, seed="strict")
-    monkeypatch.setattr(unigram, "TEXTBOOK_MAX_WORDS", 4)
-    monkeypatch.setattr(unigram, "TEXTBOOK_MAX_SEED", 12)
+    monkeypatch.setattr(unigram_entry, "TEXTBOOK_MAX_WORDS", 4)
+    monkeypatch.setattr(unigram_entry, "TEXTBOOK_MAX_SEED", 12)
     with pytest.raises(ValueError, match="This seed has 13 pieces; the textbook variant takes"):
         trace_unigram(run_bug, seed="strict")
-    monkeypatch.setattr(unigram, "TEXTBOOK_MAX_SEED", 13)
+    monkeypatch.setattr(unigram_entry, "TEXTBOOK_MAX_SEED", 13)
     assert trace_unigram(run_bug, seed="strict", vocab_size=13).steps[0].vocab_size == 13
 
 

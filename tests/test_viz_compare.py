@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
-from subtok_core import metrics as m
-from subtok_core import viz_compare as vc
-from subtok_core.viz import FONT_SIZE
+from subtok_core import measure as m
+from subtok_core.charts import compare as vc
+from subtok_core.charts.lessons import FONT_SIZE
 
 LINES = ["the cat sat on the mat", "the cats sat", "a cat and a mat"]
 

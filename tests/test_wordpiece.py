@@ -16,12 +16,7 @@ from fractions import Fraction
 import pytest
 
 from subtok_core.corpus import from_pairs, from_text, load
-from subtok_core.explain import (
-    explain_wordpiece_start,
-    explain_wordpiece_step,
-    explain_wordpiece_word,
-)
-from subtok_core.steps import Span
+from subtok_core.records import Span
 from subtok_core.wordpiece import (
     HF_COURSE_NOTE,
     SPECIAL_TOKENS,
@@ -34,6 +29,11 @@ from subtok_core.wordpiece import (
     segment,
     trace_wordpiece,
     train_wordpiece,
+)
+from subtok_core.wordpiece.explain import (
+    explain_wordpiece_start,
+    explain_wordpiece_step,
+    explain_wordpiece_word,
 )
 
 # "Vocabulary: ##d, ##e, ##f, ##g, ##i, ##l, ##n, ##o, ##r, ##s, ##u, ##w, f, s"

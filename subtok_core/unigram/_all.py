@@ -28,13 +28,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
-from . import corpus
-from .corpus import WordCounts
-from .lattice import WordLattice, max_piece_len, viterbi, word_lattice
-from .steps import SOW, SegmentTrace, Span, Trace, UnigramStep
-from .unigram_seed import SEED_TEXT, seed_rows
-from .unigram_textbook import TextbookRun
+from .. import corpus
+from ..corpus import WordCounts
+from ..lattice import WordLattice, max_piece_len, viterbi, word_lattice
+from ..records import SOW, SegmentTrace, Span, Trace
+from .records import UnigramStep
+from .seed import SEED_TEXT, seed_rows
+from .textbook import TextbookRun
 
 VARIANTS = ("textbook", "em")
 SNAPSHOT_MAX_WORDS = 400  # corpora with more distinct words get compact steps
@@ -47,6 +49,7 @@ UNK_PENALTY = 10.0  # an unknown character costs this much below the rarest piec
 class UnigramModel:
     """Pieces with their log-probabilities (natural log); ``marker`` is "none" or "sow"."""
 
+    algorithm: ClassVar[str] = "unigram"
     pieces: tuple[str, ...]
     logprobs: tuple[float, ...]
     alphabet: tuple[str, ...]
@@ -66,7 +69,7 @@ def _run(wc: WordCounts, variant: str, snapshot: bool | None, params: dict):
         raise ValueError("The corpus is empty: there is no word to learn pieces from.")
     snap = len(wc) <= SNAPSHOT_MAX_WORDS if snapshot is None else snapshot
     if variant == "em":
-        from .unigram_em import EmRun  # numpy-heavy; only the EM variant needs it
+        from .em import EmRun  # numpy-heavy; only the EM variant needs it
 
         keys = ("seed_size", "shrinking_factor", "em_iterations", "max_piece_len")
         options = {k: params[k] for k in keys if params[k] is not None}

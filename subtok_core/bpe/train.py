@@ -1,4 +1,4 @@
-"""Byte-pair encoding: learn merges one at a time, then replay them to encode a word.
+"""The BPE trainer: count every pair once, then keep the counts up to date merge by merge.
 
 Worked example (001, `toy:cat-bat`): the pairs start at (a,t) 20, (b,a) 17, (a,g) 16,
 (c,a) 15, (t,s) 5, (t,a) 4, and the first three merges are at, ag, cat.
@@ -7,14 +7,15 @@ Worked example (001, `toy:cat-bat`): the pairs start at (a,t) 20, (b,a) 17, (a,g
 >>> model = train_bpe(load("toy:cat-bat"), merges=3)
 >>> model.merges
 (('a', 't'), ('a', 'g'), ('c', 'at'))
->>> segment(model, "bags").pieces
-['b', 'ag', 's']
 
 Ties: the default rule ``first`` merges, among the pairs of highest count, the one seen
 first scanning the words in first-appearance order, symbols left to right. ``lex`` takes
 the lexicographically smallest pair; ``tokenizers`` the pair with the smallest symbol ids
 (characters by code point, then merged symbols in the order they were made), which is what
 Hugging Face tokenizers' BpeTrainer does.
+
+``reference.py`` has the same algorithm as a student would first write it (recount every
+pair before every merge); the property tests check that both give the same merges.
 """
 
 from __future__ import annotations
@@ -22,97 +23,16 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
-from .corpus import WordCounts
-from .merging import (
-    TIE_RULES,  # noqa: F401  (the rules are named here too, where BPE is documented)
-    SymbolCorpus,
-    collect_steps,
-    merge_goal,
-    snapshot_mode,
-    stop_reason,
-)
-from .steps import EOW, SOW, UNK, SegmentTrace, Span, Trace
+from ..corpus import WordCounts
+from ..merging import SymbolCorpus, collect_steps, merge_goal, snapshot_mode, stop_reason
+from ..records import EOW, SOW, Trace
+from .encode import word_segmenter
+from .records import BpeModel, BpeStart, BpeStep, _check_marker, initial_symbols
 
-MARKERS = ("none", "eow", "suffix", "sow")
 SNAPSHOT_MAX_WORDS = 400  # corpora with more distinct words get compact steps
+
 TOP_PAIRS = 20  # pair-table rows kept per step in compact traces
-
-Pair = tuple[str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class BpeStart:
-    """The corpus before the first merge."""
-
-    words: tuple[str, ...]
-    counts: tuple[int, ...]
-    vocab: tuple[str, ...]
-    segmentations: tuple[tuple[str, ...], ...] | None
-    pair_table: tuple[tuple[str, str, int], ...]
-    corpus_symbols: int
-
-
-@dataclass(frozen=True, slots=True)
-class BpeStep:
-    """One merge: the pair table it chose from, the pair, and the corpus after it."""
-
-    number: int
-    pair: Pair
-    count: int
-    new_symbol: str
-    tied_with: tuple[Pair, ...]
-    pair_table: tuple[tuple[str, str, int], ...]
-    vocab_size: int
-    corpus_symbols: int
-    segmentations: tuple[tuple[str, ...], ...] | None
-    new_in_vocab: bool
-
-
-@dataclass(frozen=True, slots=True)
-class BpeModel:
-    merges: tuple[Pair, ...]
-    vocab: tuple[str, ...]
-    alphabet: tuple[str, ...]
-    marker: str
-    split_punct: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class BpeWordTrace:
-    """How one word was encoded: its first symbols, then (merge number, pair, symbols after)."""
-
-    word: str
-    start: int
-    initial: tuple[str, ...]
-    applied: tuple[tuple[int, Pair, tuple[str, ...]], ...]
-    widths: tuple[int, ...]  # characters of the word each final symbol covers
-
-    @property
-    def final(self) -> tuple[str, ...]:
-        return self.applied[-1][2] if self.applied else self.initial
-
-
-def initial_symbols(word: str, marker: str) -> list[str]:
-    """Split a word into characters and add the word-boundary marker.
-
-    >>> initial_symbols("low", "eow"), initial_symbols("low", "suffix")
-    (['l', 'o', 'w', '</w>'], ['l', 'o', 'w</w>'])
-    """
-    chars = list(word)
-    if marker == "eow":
-        return [*chars, EOW]
-    if marker == "suffix":
-        return [*chars[:-1], chars[-1] + EOW]
-    if marker == "sow":
-        return [SOW, *chars]
-    return chars
-
-
-def _check_marker(marker: str) -> None:
-    if marker not in MARKERS:
-        raise ValueError(f"Unknown marker {marker!r}; choose one of {', '.join(MARKERS)}.")
 
 
 class _State(SymbolCorpus):
@@ -298,103 +218,6 @@ def train_bpe(
     return model_from_trace(trace_bpe(wc, merges, vocab_size, marker, ties, snapshot=False))
 
 
-def encode_word(
-    model: BpeModel, word: str, ranks: dict[Pair, int] | None = None, offset: int = 0
-) -> BpeWordTrace:
-    """Replay the merges in the order they were learned on one word.
-
-    A character never seen in training becomes [UNK] and takes part in no merge.
-    """
-    ranks = ranks if ranks is not None else _ranks(model)
-    known = set(model.alphabet)
-    firsts = initial_symbols(word, model.marker)
-    syms = [s if s in known else None for s in firsts]
-    widths = _initial_widths(word, model.marker)
-    initial = tuple(UNK if s is None else s for s in syms)
-    applied = []
-    nxt = 0  # merges before this one have had their turn already
-    while True:
-        found = [ranks.get((x, y), -1) for x, y in zip(syms, syms[1:])]
-        candidates = [r for r in found if r >= nxt]
-        if not candidates:
-            break
-        rank = min(candidates)
-        a, b = model.merges[rank]
-        syms, widths = _merge_list(syms, widths, a, b)
-        applied.append((rank + 1, (a, b), tuple(UNK if s is None else s for s in syms)))
-        nxt = rank + 1
-    return BpeWordTrace(word, offset, initial, tuple(applied), tuple(widths))
-
-
-def word_segmenter(model: BpeModel) -> Callable[[str], list[str]]:
-    """word -> its pieces, with the merge ranks built once: the fast path for encoding a
-    whole corpus.
-
-    >>> from subtok_core.corpus import load
-    >>> word_segmenter(train_bpe(load("toy:cat-bat"), merges=3))("bags")
-    ['b', 'ag', 's']
-    """
-    ranks = _ranks(model)
-    return lambda word: list(encode_word(model, word, ranks).final)
-
-
-def _initial_widths(word: str, marker: str) -> list[int]:
-    """How many characters of the word each initial symbol covers (a marker: none)."""
-    if marker == "eow":
-        return [1] * len(word) + [0]
-    if marker == "sow":
-        return [0] + [1] * len(word)
-    return [1] * len(word)
-
-
-def _merge_list(syms: list, widths: list[int], a: str, b: str) -> tuple[list, list[int]]:
-    """Merge every (a, b) left to right; widths add up."""
-    out, out_widths, i = [], [], 0
-    while i < len(syms):
-        if i + 1 < len(syms) and syms[i] == a and syms[i + 1] == b:
-            out.append(a + b)
-            out_widths.append(widths[i] + widths[i + 1])
-            i += 2
-        else:
-            out.append(syms[i])
-            out_widths.append(widths[i])
-            i += 1
-    return out, out_widths
-
-
-def _ranks(model: BpeModel) -> dict[Pair, int]:
-    ranks: dict[Pair, int] = {}
-    for i, pair in enumerate(model.merges):
-        ranks.setdefault(pair, i)
-    return ranks
-
-
-def _word_spans(trace: BpeWordTrace) -> list[Span]:
-    """Character spans of a word's final symbols; markers cover no character."""
-    spans, pos = [], trace.start
-    for sym, width in zip(trace.final, trace.widths, strict=True):
-        spans.append(Span(sym, pos, pos + width))
-        pos += width
-    return spans
-
-
-def segment(model: BpeModel, text: str) -> SegmentTrace:
-    """Encode a text word by word: tokens as spans plus each word's merge trace."""
-    from .corpus import split_words
-
-    if not text.strip():
-        raise ValueError("Type a word to encode.")
-    ranks = _ranks(model)
-    words, tokens, pos = [], [], 0
-    for word in split_words(text, model.split_punct):
-        start = text.index(word, pos)
-        pos = start + len(word)
-        trace = encode_word(model, word, ranks, start)
-        words.append(trace)
-        tokens.extend(_word_spans(trace))
-    return SegmentTrace(text, tuple(tokens), tuple(words))
-
-
 def corpus_at(trace: Trace, upto: int, limit: int = 40) -> list[tuple[str, int, tuple[str, ...]]]:
     """(word, count, segmentation) after `upto` merges, for the first `limit` words.
 
@@ -406,9 +229,5 @@ def corpus_at(trace: Trace, upto: int, limit: int = 40) -> list[tuple[str, int, 
     if start.segmentations is not None:
         segs = start.segmentations if upto == 0 else trace.steps[upto - 1].segmentations
         return [(w, c, s) for (w, c), s in zip(words, segs)]
-    model = model_from_trace(trace, upto)
-    ranks = _ranks(model)
-    result = []
-    for word, count in words:
-        result.append((word, count, encode_word(model, word, ranks).final))
-    return result
+    cut = word_segmenter(model_from_trace(trace, upto))
+    return [(word, count, tuple(cut(word))) for word, count in words]

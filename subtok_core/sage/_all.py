@@ -27,14 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from typing import ClassVar
 
 import numpy as np
 
-from . import bpe
-from .corpus import count_words, load_lines, split_sentences, split_words
-from .sage_corpus import UNKNOWN, SentenceCorpus, greedy
-from .sage_loss import Embeddings, PairLoss, ablation_losses, corpus_loss, train_embeddings
-from .steps import SOW, UNK, SegmentTrace, Span, Trace
+from .. import bpe
+from ..corpus import count_words, load_lines, split_sentences, split_words
+from ..records import SOW, UNK, SegmentTrace, Span, Trace
+from .corpus import UNKNOWN, SentenceCorpus, greedy
+from .loss import Embeddings, PairLoss, ablation_losses, corpus_loss, train_embeddings
 
 CONTROLS = ("frequency", "random")
 SCORE_NAMES = {None: "ablation loss", "frequency": "uses", "random": "random draw"}
@@ -96,6 +97,9 @@ class SageStep:
 
 @dataclass(frozen=True, slots=True)
 class SageModel:
+    """A SaGe vocabulary (BPE's order), applied by greedy longest prefix."""
+
+    algorithm: ClassVar[str] = "sage"
     vocab: tuple[str, ...]
     marker: str = "sow"
     split_punct: bool = False

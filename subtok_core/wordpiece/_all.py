@@ -34,12 +34,12 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
-from .bpe import SNAPSHOT_MAX_WORDS, TOP_PAIRS, UNK
-from .corpus import WordCounts
-from .merging import SymbolCorpus, collect_steps, merge_goal, snapshot_mode, stop_reason
-from .steps import SegmentTrace, Span, Trace
+from ..bpe import SNAPSHOT_MAX_WORDS, TOP_PAIRS, UNK
+from ..corpus import WordCounts
+from ..merging import SymbolCorpus, collect_steps, merge_goal, snapshot_mode, stop_reason
+from ..records import SegmentTrace, Span, Trace
 
 PREFIX = "##"
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")  # BERT's, in BERT's order
@@ -122,6 +122,7 @@ class WordPieceStep:
 class WordPieceModel:
     """The vocabulary only (WordPiece keeps no merges), and how to read a word with it."""
 
+    algorithm: ClassVar[str] = "wordpiece"
     vocab: tuple[str, ...]
     alphabet: tuple[str, ...]
     prefix: str = PREFIX
@@ -526,7 +527,7 @@ def segment(model: WordPieceModel, text: str) -> SegmentTrace:
     >>> segment(model, "a fused").tokens[1:3]
     (Span(text='f', start=2, end=3), Span(text='##u', start=3, end=4))
     """
-    from .corpus import split_words
+    from ..corpus import split_words
 
     if not text.strip():
         raise ValueError("Type a word to encode.")

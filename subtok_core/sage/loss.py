@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .sage_corpus import SentenceCorpus, greedy
+from .corpus import SentenceCorpus, greedy
 
 LN2 = float(np.log(2))
 MATRIX_MAX = 4096  # up to this many pieces the pair table is kept whole (128 MB at most)

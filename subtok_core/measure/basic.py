@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .metrics_neighbours import NeighbourRatio, distinct_neighbours, neighbour_ratio
-from .metrics_tokenized import (
+from .neighbours import NeighbourRatio, distinct_neighbours, neighbour_ratio
+from .tokenized import (
     SPECIALS,
     Tokenized,
     bare,

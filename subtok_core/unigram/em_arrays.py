@@ -51,9 +51,9 @@ from functools import cached_property
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .corpus import WordCounts
-from .lattice import TIE_TOLERANCE
-from .steps import SOW
+from ..corpus import WordCounts
+from ..lattice import TIE_TOLERANCE
+from ..records import SOW
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .corpus import WordCounts, split_words
-from .steps import EOW, SOW
-from .wordpiece import PREFIX
+from .. import registry
+from ..corpus import WordCounts, split_words
+from ..records import EOW, SOW
+from ..wordpiece import PREFIX
 
 STYLES = ("sow", "wordpiece", "eow", "none")
 SPECIALS = frozenset({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "<unk>", "<s>", "</s>"})
@@ -207,11 +208,9 @@ def tokenize_corpus(
 
 
 def word_segmenter(model) -> Callable[[str], list[str]]:
-    """word -> pieces for a trained BpeModel, WordPieceModel or UnigramModel, with the
-    model's lookup tables built once (not once per word)."""
-    from .compare import algorithm_of
-
-    return algorithm_of(model).word_segmenter(model)
+    """word -> pieces for any trained model, with the model's lookup tables built once
+    (not once per word)."""
+    return registry.of_model(model).word_segmenter(model)
 
 
 def model_style(model) -> str:

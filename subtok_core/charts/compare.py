@@ -25,7 +25,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from .viz import FONT_SIZE, _style
+from .lessons import FONT_SIZE, _style
 
 KNOWN_COLORS = {"BPE": "#1f77b4", "WordPiece": "#ff7f0e", "Unigram": "#2ca02c", "SaGe": "#d62728"}
 OTHER_COLORS = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
@@ -90,7 +90,7 @@ def summary_table(results: Mapping[str, object]) -> pd.DataFrame:
     """One row per tokenizer with the number fields of a metrics result (Efficiency,
     Fertility, FrequencyProfile); tables and names are left out.
 
-    >>> from subtok_core.metrics import Efficiency
+    >>> from subtok_core.measure import Efficiency
     >>> summary_table({"BPE": Efficiency("x", 5, 2, 8, 1.6, 2.5)}).values.tolist()
     [['BPE', 5, 2, 8, 1.6, 2.5]]
     """

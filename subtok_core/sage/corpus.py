@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .steps import SOW
+from ..records import SOW
 
 UNKNOWN = -1  # the id of a character that no piece covers (never seen in training)
 

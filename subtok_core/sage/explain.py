@@ -1,7 +1,7 @@
 """One piece's ablation up close: a sentence cut with and without it, as in SaGe Table 2.
 
->>> from subtok_core.sage_corpus import SentenceCorpus
->>> from subtok_core.sage_loss import Embeddings
+>>> from subtok_core.sage.corpus import SentenceCorpus
+>>> from subtok_core.sage.loss import Embeddings
 >>> c = SentenceCorpus(["▁", "a", "b", "▁a", "▁ab"], [["ab", "a", "ab"]])
 >>> e = Embeddings.from_arrays([[0.1 * i] for i in range(5)], [[0.2] for _ in range(5)])
 >>> ex = ablation_example(c, e, c.index["▁ab"], 0, window=1)
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .sage_corpus import SentenceCorpus, greedy
-from .sage_loss import Embeddings, PairLoss, sequence_loss
+from .corpus import SentenceCorpus, greedy
+from .loss import Embeddings, PairLoss, sequence_loss
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ it in the running tokens of the same line: windows cross word boundaries (contex
 what the next words are cut into) but never a line end (a paragraph or sentence of the
 corpus). A piece that occurs next to itself is its own neighbour.
 
->>> from subtok_core.metrics_tokenized import tokenize_corpus
+>>> from subtok_core.measure.tokenized import tokenize_corpus
 >>> t = tokenize_corpus(list, ["a b a c"])
 >>> distinct_neighbours(t, window=1)[["token", "neighbours", "frequency"]].values.tolist()
 [['a', 2, 2], ['b', 1, 1], ['c', 1, 1]]
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .metrics_tokenized import Tokenized
+from .tokenized import Tokenized
 
 BLOCK_CELLS = 1 << 26  # the piece x piece table is filled in blocks of at most 64 MB
 
@@ -97,7 +97,7 @@ def neighbour_ratio(t: Tokenized, window: int = 5, bins: int = 20) -> NeighbourR
     b has 1 (a) in 1, c has 1 (a) in 1: every ratio is 1.0, in the upper of the two bins
     [0, 1) and [1, 2] (the last bin holds its right edge).
 
-    >>> from subtok_core.metrics_tokenized import tokenize_corpus
+    >>> from subtok_core.measure.tokenized import tokenize_corpus
     >>> r = neighbour_ratio(tokenize_corpus(list, ["a b a c"]), window=1, bins=2)
     >>> r.table["ratio"].tolist(), r.histogram["tokens"].tolist()
     ([1.0, 1.0, 1.0], [0, 3])

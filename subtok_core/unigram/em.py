@@ -56,9 +56,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .corpus import WordCounts
+from ..corpus import WordCounts
 from .em_arrays import SOW, Best, Seed, build_seed
-from .steps import PieceRow, UnigramStart, UnigramStep, WordBest
+from .records import PieceRow, UnigramStart, UnigramStep, WordBest
 
 COMPACT_ROWS = 50  # vocab rows kept per step in compact traces (all rows on the last step)
 COMPACT_MORE = 20  # removal rows kept beyond the removed pieces in compact traces

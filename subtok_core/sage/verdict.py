@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import metrics
-from .metrics_tokenized import Tokenized, bare, word_initial
+from .. import measure as metrics
+from ..measure.tokenized import Tokenized, bare, word_initial
 
 TOP_RANKS = (50, 200)  # Fig. 3: "after a few dozen tokens", of the top 200
 

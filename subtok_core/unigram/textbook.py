@@ -13,7 +13,7 @@ Each round has three steps:
 Worked example (001, `toy:run-bug`, strict substrings, log base 10):
 
 >>> from subtok_core.corpus import load
->>> from subtok_core.unigram_seed import seed_rows
+>>> from subtok_core.unigram.seed import seed_rows
 >>> wc = load("toy:run-bug")
 >>> run = TextbookRun(wc, seed_rows(wc, "strict"), vocab_size=12, choices=("un",), log_base="10")
 >>> e1, m1, prune, e2 = run.steps()
@@ -31,9 +31,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from .corpus import WordCounts
-from .lattice import TIE_TOLERANCE, all_segmentations, segmentation_logp, viterbi
-from .steps import PieceRow, UnigramStart, UnigramStep, WordBest
+from ..corpus import WordCounts
+from ..lattice import TIE_TOLERANCE, all_segmentations, segmentation_logp, viterbi
+from .records import PieceRow, UnigramStart, UnigramStep, WordBest
 
 LOG_BASES = {"e": math.e, "10": 10.0}
 TIE_COUNT_MAX_CHARS = 12  # words longer than this are not searched for tied segmentations
@@ -210,7 +210,7 @@ def rounded_loss(step: UnigramStep, log_base: str, digits: int = 4) -> float | N
     a piece's probability rounds to 0).
 
     >>> from subtok_core.corpus import load
-    >>> from subtok_core.unigram_seed import seed_rows
+    >>> from subtok_core.unigram.seed import seed_rows
     >>> wc = load("toy:run-bug")
     >>> first = next(TextbookRun(wc, seed_rows(wc, "strict"), log_base="10").steps())
     >>> round(rounded_loss(first, "10"), 3), round(first.loss, 3)

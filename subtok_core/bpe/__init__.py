@@ -1,0 +1,71 @@
+"""Byte-pair encoding: learn merges one at a time, then replay them to encode a word.
+
+- ``records``: the start state, one merge (``BpeStep``), the model, one encoded word;
+- ``train``: the incremental trainer (``iter_bpe``, ``trace_bpe``, ``train_bpe``);
+- ``reference``: the same algorithm as the textbook loop, the one the page shows;
+- ``encode``: replay the merges on new text; ``explain``: sentences on a step;
+- ``io``: plain data and CSV; ``cli``: ``subtok train bpe``.
+
+>>> from subtok_core.corpus import load
+>>> model = train_bpe(load("toy:cat-bat"), merges=3)
+>>> model.merges
+(('a', 't'), ('a', 'g'), ('c', 'at'))
+>>> segment(model, "bags").pieces
+['b', 'ag', 's']
+"""
+
+from ..corpus import load
+from ..merging import TIE_RULES
+from ..records import EOW, SOW, UNK, Algorithm
+from . import io
+from .cli import CLI
+from .encode import encode_word, segment, word_lines, word_segmenter
+from .explain import explain, explain_bpe_start, explain_bpe_step, judge_guess
+from .records import MARKERS, BpeModel, BpeStart, BpeStep, BpeWordTrace, Pair, initial_symbols
+from .train import (
+    SNAPSHOT_MAX_WORDS,
+    TOP_PAIRS,
+    corpus_at,
+    iter_bpe,
+    model_from_trace,
+    trace_bpe,
+    train_bpe,
+)
+
+
+def _for_compare(wc, vocab_size: int, progress=None):
+    """BPE as Compare trains it: the ▁ marker (as SentencePiece), to `vocab_size` symbols."""
+    return trace_bpe(wc, vocab_size=vocab_size, marker="sow", progress=progress)
+
+
+def _trace(wc, progress=None, **params):
+    return trace_bpe(wc, progress=progress, **params)
+
+
+ALGORITHM = Algorithm(
+    name="bpe",
+    label="BPE",
+    load=load,
+    steps=iter_bpe,
+    trace=_trace,
+    model_at=lambda trace, i=None: model_from_trace(trace, i),
+    segment=segment,
+    word_segmenter=word_segmenter,
+    to_dict=io.model_to_dict,
+    from_dict=io.model_from_dict,
+    step_to_dict=io.step_to_dict,
+    start_to_dict=io.start_to_dict,
+    steps_csv=io.steps_csv,
+    explain=explain,
+    word_lines=word_lines,
+    for_compare=_for_compare,
+    demo=("toy:low-lower", (("merges", 4), ("marker", "eow"))),
+    cli=CLI,
+)
+
+__all__ = [
+    "ALGORITHM", "EOW", "MARKERS", "SNAPSHOT_MAX_WORDS", "SOW", "TIE_RULES", "TOP_PAIRS", "UNK",
+    "BpeModel", "BpeStart", "BpeStep", "BpeWordTrace", "Pair", "corpus_at", "encode_word",
+    "explain", "explain_bpe_start", "explain_bpe_step", "initial_symbols", "iter_bpe",
+    "judge_guess", "model_from_trace", "segment", "trace_bpe", "train_bpe", "word_segmenter",
+]  # fmt: skip

@@ -1,0 +1,50 @@
+"""``subtok train bpe``: BPE's own options and its trace as a table.
+
+>>> from subtok_core.corpus import load
+>>> from subtok_core.bpe import trace_bpe
+>>> print(table(trace_bpe(load("toy:low-lower"), merges=2, marker="eow")))
+  #  pair        new symbol  count  ties
+  1  e + s       es              9  s t, t </w>
+  2  es + t      est             9  t </w>
+"""
+
+from __future__ import annotations
+
+from ..merging import add_merge_options, load_words
+from ..records import CliSpec, Trace
+from .records import MARKERS
+
+
+def add(cmd) -> None:
+    add_merge_options(cmd)
+    cmd.add_argument(
+        "--marker", choices=MARKERS, default="none", help="word-boundary marker (default: none)"
+    )
+
+
+def params(args) -> dict:
+    # toy corpora keep a snapshot per step, real samples compact steps (see train.py)
+    return {"merges": args.merges, "vocab_size": args.vocab_size, "marker": args.marker,
+            "ties": args.ties}  # fmt: skip
+
+
+def table(trace: Trace) -> str:
+    """One merge per line: number, pair, new symbol, count, pairs tied with it."""
+    width = max([len(f"{s.pair[0]} + {s.pair[1]}") for s in trace.steps] + [10])
+    lines = [f"{'#':>3}  {'pair':<{width}}  {'new symbol':<{width}}  count  ties"]
+    for step in trace.steps:
+        pair = f"{step.pair[0]} + {step.pair[1]}"
+        ties = ", ".join(f"{a} {b}" for a, b in step.tied_with)
+        line = f"{step.number:>3}  {pair:<{width}}  {step.new_symbol:<{width}}  {step.count:>5}  "
+        lines.append((line + ties).rstrip())
+    return "\n".join(lines)
+
+
+CLI = CliSpec(
+    help="byte-pair encoding, one merge at a time",
+    add=add,
+    source=load_words,
+    params=params,
+    table=table,
+    full_help="add every step's pair table (and segmentations on toys)",
+)

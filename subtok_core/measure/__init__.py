@@ -1,0 +1,3 @@
+"""Measures of a tokenization."""
+
+from .basic import *  # noqa: F403

@@ -1,0 +1,142 @@
+"""Record types shared by every algorithm: Span, Trace, SegmentTrace, Encoded, Algorithm.
+
+Every record is a frozen dataclass of tuples, so traces pickle (``st.cache_data``) and
+compare by value (two runs of a trainer give equal traces).
+
+>>> Span("at", 1, 3).text
+'at'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+# Markers and the unknown token, spelled the same by every algorithm.
+SOW = "\u2581"  # ▁, SentencePiece's word-start symbol
+EOW = "</w>"  # end of word, as the 003 slides and the 004 blog
+UNK = "[UNK]"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """One token of an encoded text: its string and the characters [start, end) it covers.
+
+    Markers such as ``</w>`` or ``▁`` cover no character, so a lone marker has start == end.
+    """
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """A whole training run: the state before the first step, then one record per step.
+
+    ``truncated`` is True when training stopped before the requested size, and
+    ``stop_reason`` says why in a sentence; ``compact`` is True when steps keep only the
+    step itself (real samples) rather than a full snapshot of the corpus.
+    """
+
+    algorithm: str
+    params: tuple[tuple[str, Any], ...]
+    start: Any
+    steps: tuple[Any, ...]
+    truncated: bool
+    stop_reason: str
+    compact: bool
+
+    def param(self, name: str, default: Any = None) -> Any:
+        return dict(self.params).get(name, default)
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentTrace:
+    """An encoded text: its tokens as spans, and per word the trace of how they were found."""
+
+    text: str
+    tokens: tuple[Span, ...]
+    words: tuple[Any, ...]
+
+    @property
+    def pieces(self) -> list[str]:
+        return [span.text for span in self.tokens]
+
+
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """A text encoded by one tokenizer: its tokens as spans and their vocabulary ids
+    (-1 for a token outside the vocabulary, such as [UNK])."""
+
+    spans: tuple[Span, ...]
+    ids: tuple[int, ...]
+
+
+Progress = Callable[[int, int], None] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Algorithm:
+    """One tokenizer family, as the CLI, export, Compare and the measures see it.
+
+    Every algorithm package builds one of these in its ``__init__`` and ``registry``
+    collects them; nothing else dispatches on an algorithm's name. A model names the
+    algorithm that made it (``model.algorithm``), and so does a trace.
+
+    The verbs, by what they take:
+
+    - ``load(name, **options)``: a corpus name -> what the trainer learns from (word
+      counts; sentences for SaGe).
+    - ``steps(source, **params)``: the algorithm itself, one step record at a time.
+    - ``trace(source, progress=None, **params)``: the whole run as a Trace.
+    - ``model_at(trace, i=None)``: the model after step i (the last step by default).
+    - ``segment(model, text)``: tokens as spans plus, per word, how they were found.
+    - ``word_segmenter(model)``: word -> pieces, the fast path for the measures.
+    - ``to_dict(model)`` / ``from_dict(data, name)``: a model as plain data and back.
+    - ``step_to_dict(step, full)`` / ``start_to_dict(trace)``: a trace as plain data.
+    - ``steps_csv(trace)``: one CSV row per step.
+    - ``explain(trace, i)``: a sentence on step i (0: the state before the first step).
+    - ``word_lines(encoded, model)``: lines saying how each word's pieces were found.
+    - ``for_compare(source, vocab_size, progress)``: the trace Compare shows, every
+      algorithm trained the same way on the same word counts to the same size (None for
+      SaGe, which Compare takes from the SaGe page's run).
+    - ``demo``: a toy corpus and parameters that make a short run (the registry tests).
+    - ``cli``: the ``subtok train NAME`` options: ``add(parser)``, ``source(args)``,
+      ``params(args)`` and ``table(trace)``.
+    """
+
+    name: str
+    label: str
+    load: Callable[..., Any]
+    steps: Callable[..., Iterator[Any]]
+    trace: Callable[..., Trace]
+    model_at: Callable[..., Any]
+    segment: Callable[[Any, str], SegmentTrace]
+    word_segmenter: Callable[[Any], Callable[[str], list[str]]]
+    to_dict: Callable[[Any], dict[str, Any]]
+    from_dict: Callable[[Any, str], Any]
+    step_to_dict: Callable[[Any, bool], dict[str, Any]]
+    start_to_dict: Callable[[Trace], dict[str, Any]]
+    steps_csv: Callable[[Trace], str]
+    explain: Callable[[Trace, int], str]
+    word_lines: Callable[[SegmentTrace, Any], list[str]]
+    for_compare: Callable[[Any, int, Progress], Trace] | None
+    demo: tuple[str, tuple[tuple[str, Any], ...]]
+    cli: CliSpec
+
+
+@dataclass(frozen=True, slots=True)
+class CliSpec:
+    """``subtok train NAME``: the algorithm's own options (``add(parser)``), what it trains
+    on (``source(args)``), its trainer's parameters (``params(args)``), the trace as a
+    table for people (``table(trace)``), and what ``--json --full`` adds (``full_help``).
+    """
+
+    help: str
+    add: Callable[[Any], None]
+    source: Callable[[Any], Any]
+    params: Callable[[Any], dict[str, Any]]
+    table: Callable[[Trace], str]
+    full_help: str

@@ -1,0 +1,47 @@
+"""Every algorithm behind one name: the CLI, export, Compare and the measures ask here.
+
+>>> sorted(ALGORITHMS)
+['bpe', 'sage', 'unigram', 'wordpiece']
+>>> from subtok_core.corpus import load
+>>> bpe = get("bpe")
+>>> model = bpe.model_at(bpe.trace(load("toy:cat-bat"), merges=2))
+>>> of_model(model).label, bpe.segment(model, "bag").pieces
+('BPE', ['b', 'ag'])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import bpe, sage, unigram, wordpiece
+from .records import Algorithm, Trace
+
+ALGORITHMS: dict[str, Algorithm] = {
+    algo.name: algo
+    for algo in (bpe.ALGORITHM, wordpiece.ALGORITHM, unigram.ALGORITHM, sage.ALGORITHM)
+}
+LABELS = {name: algo.label for name, algo in ALGORITHMS.items()}
+
+
+def get(name: str) -> Algorithm:
+    """The algorithm registered as `name`; an unknown name raises ValueError."""
+    if name not in ALGORITHMS:
+        known = ", ".join(ALGORITHMS)
+        raise ValueError(f"There is no algorithm called {name!r}; choose one of {known}.")
+    return ALGORITHMS[name]
+
+
+def of_model(model: Any) -> Algorithm:
+    """The algorithm that made `model` (every model records it)."""
+    name = getattr(model, "algorithm", None)
+    if not isinstance(name, str):
+        raise ValueError(
+            f"A {type(model).__name__} is not a model of any algorithm here, so there is no "
+            "word segmenter or encoder for it."
+        )
+    return get(name)
+
+
+def of_trace(trace: Trace) -> Algorithm:
+    """The algorithm that made `trace`."""
+    return get(trace.algorithm)
