@@ -26,8 +26,9 @@ import sentencepiece as spm  # noqa: E402
 from _timing import best_of, setup, train_sentencepiece  # noqa: E402  (bench/ is on sys.path when run as a script)
 
 from subtok_core.corpus import WordCounts, count_words  # noqa: E402
+from subtok_core.records import SOW  # noqa: E402
 from subtok_core.unigram.em import EmRun  # noqa: E402
-from subtok_core.unigram.em_arrays import SOW, lattices_of  # noqa: E402
+from subtok_core.unigram.em_arrays import lattices_of  # noqa: E402
 
 META = ("<unk>", "<s>", "</s>")
 

@@ -1,4 +1,4 @@
-"""The EM variant of Unigram LM (unigram_em, em_arrays), checked against brute force.
+"""The EM variant of Unigram LM (unigram/em.py, unigram/em_arrays.py), checked against brute force.
 
 Expected counts and losses are recomputed by enumerating every segmentation of every word
 (lattice.all_segmentations); the vectorized Viterbi is compared with lattice.viterbi and
@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 
 from subtok_core.corpus import WordCounts, count_words, from_pairs, load_lines
 from subtok_core.lattice import TIE_TOLERANCE, all_segmentations, segmentation_logp, viterbi
+from subtok_core.records import SOW
 from subtok_core.unigram.em import CHAR_FLOOR, COMPACT_ROWS, EmRun, _m_step
-from subtok_core.unigram.em_arrays import SOW, best_segmentations, lattices_of
+from subtok_core.unigram.em_arrays import best_segmentations, lattices_of
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MICRO = from_pairs([("hug", 10), ("pug", 5), ("hugs", 5), ("pun", 12)])

@@ -32,7 +32,7 @@ from subtok_core.unigram import (
     trace_unigram,
     train_unigram,
 )
-from subtok_core.unigram import _all as unigram_entry  # where the limits live
+from subtok_core.unigram import train as unigram_entry  # where the limits live
 from subtok_core.unigram.seed import seed_rows
 from subtok_core.unigram.textbook import TextbookRun, rounded_loss
 
@@ -455,6 +455,13 @@ def test_segment_spans_point_at_the_text(hug_pug):
     ]  # fmt: skip
     assert all(text[s.start : s.end] == s.text for s in encoded.tokens)
     assert [lat.word for lat in encoded.words] == ["hugs", "pun", "hugs", "bun", "hugs"]
+
+
+def test_blank_text_is_refused(hug_pug):
+    model = train_unigram(hug_pug, seed="given", vocab_size=12)
+    for text in ("", "   ", "\t\n "):
+        with pytest.raises(ValueError, match="Type a word to encode"):
+            segment(model, text)
 
 
 def test_unknown_characters_become_unk(hug_pug):

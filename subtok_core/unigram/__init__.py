@@ -1,18 +1,36 @@
 """Unigram LM: start from a big vocabulary and prune the pieces the likelihood misses least.
 
-- ``records``: the step records both variants share;
+- ``records``: the seed, one E, M or prune step (``UnigramStep``), the model;
+- ``train``: the entry points for both variants (``iter_unigram``, ``trace_unigram``,
+  ``train_unigram``);
 - ``textbook``, ``seed``: the course material's variant and its seed vocabularies;
-- ``em``, ``em_arrays``: EM as SentencePiece trains it;
-- ``_all``: the entry points, the model and the encoder (to be split like ``bpe``);
+- ``em``, ``em_seed``, ``em_arrays``, ``em_prune``: EM as SentencePiece trains it, its
+  seed, its lattices as flat arrays, its prune losses;
+- ``encode``: Viterbi on each word's lattice; ``explain``: the sentence of a step;
 - ``io``: plain data and CSV; ``cli``: ``subtok train unigram``.
+
+>>> from subtok_core.corpus import load
+>>> model = train_unigram(load("toy:hug-pug"), seed="given", vocab_size=14)
+>>> segment(model, "hugs pun").pieces
+['hug', 's', 'pu', 'n']
 """
 
 from ..corpus import load
 from ..records import Algorithm
 from . import io
-from ._all import *  # noqa: F403
-from ._all import iter_unigram, model_from_trace, segment, trace_unigram, word_segmenter
 from .cli import CLI
+from .encode import UNK_PENALTY, encode_word, segment, word_lines, word_segmenter
+from .explain import explain
+from .records import PieceRow, UnigramModel, UnigramStart, UnigramStep, WordBest
+from .train import (
+    SNAPSHOT_MAX_WORDS,
+    VARIANTS,
+    Settings,
+    iter_unigram,
+    model_from_trace,
+    trace_unigram,
+    train_unigram,
+)
 
 
 def _for_compare(wc, vocab_size: int, progress=None):
@@ -22,22 +40,6 @@ def _for_compare(wc, vocab_size: int, progress=None):
 
 def _trace(wc, progress=None, **params):
     return trace_unigram(wc, progress=progress, **params)
-
-
-def explain(trace, i: int) -> str:
-    """The sentence for step i (0: how the seed was made)."""
-    return trace.start.seed if i == 0 else trace.steps[i - 1].note
-
-
-def word_lines(encoded, model=None) -> list[str]:
-    """Per word, its Viterbi path with each piece's log-probability."""
-    lines = []
-    for lattice in encoded.words:
-        path = " + ".join(
-            f"{lattice.edges[i].piece} ({lattice.edges[i].logp:.3f})" for i in lattice.best
-        )
-        lines.append(f"{lattice.word}: {path} = {lattice.best_logp:.3f}")
-    return lines
 
 
 ALGORITHM = Algorithm(
@@ -60,3 +62,10 @@ ALGORITHM = Algorithm(
     demo=("toy:run-bug", (("seed", "strict"), ("vocab_size", 12), ("log_base", "10"))),
     cli=CLI,
 )
+
+__all__ = [
+    "ALGORITHM", "SNAPSHOT_MAX_WORDS", "UNK_PENALTY", "VARIANTS", "PieceRow", "Settings",
+    "UnigramModel", "UnigramStart", "UnigramStep", "WordBest", "encode_word", "explain",
+    "iter_unigram", "model_from_trace", "segment", "trace_unigram", "train_unigram",
+    "word_lines", "word_segmenter",
+]  # fmt: skip

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from ..merging import load_words
 from ..records import CliSpec, Trace
-from ._all import VARIANTS
 from .seed import SEEDS
+from .train import VARIANTS
 
 
 def add(cmd) -> None:

@@ -2,7 +2,7 @@
 pruning by the likelihood each piece would cost.
 
 Every word gets ``▁`` in front (marker "sow"; "none" keeps the bare words). The seed is
-every character and the most frequent substrings (em_arrays.build_seed); its initial
+every character and the most frequent substrings (em_seed.build_seed); its initial
 probabilities are the seed scores (frequency x length) over their total. Each round runs
 ``em_iterations`` pairs of
 
@@ -18,13 +18,12 @@ probabilities are the seed scores (frequency x length) over their total. Each ro
 
 then a prune step. As SentencePiece does, a piece's loss comes from the Viterbi
 segmentations: its count (count-weighted uses in the best segmentations) moves to its
-alternative, the Viterbi segmentation of its own string without it, and loss = count x
-(log P(piece) - sum of log P(alternative pieces)), these probabilities being the Viterbi
-counts over their total, raised by the moved count. The pieces with the largest losses
-stay, floor(shrinking_factor x size) of them but never fewer than 1.1 x vocab_size; the
-characters always stay; the survivors' probabilities are renormalized. Once the vocab is
-within 1.1 x vocab_size, a final prune keeps the vocab_size most probable pieces, as
-SentencePiece finishes, and one more E/M pair re-estimates them.
+alternative, the Viterbi segmentation of its own string without it (em_prune.py has the
+formula). The pieces with the largest losses stay, floor(shrinking_factor x size) of them
+but never fewer than 1.1 x vocab_size; the characters always stay; the survivors'
+probabilities are renormalized. Once the vocab is within 1.1 x vocab_size, a final prune
+keeps the vocab_size most probable pieces, as SentencePiece finishes, and one more E/M
+pair re-estimates them.
 
 Unlike SentencePiece, the M-step is plain maximum likelihood (SentencePiece uses a
 digamma prior and drops pieces expected less than 0.5 times), and every prune keeps
@@ -57,12 +56,14 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..corpus import WordCounts
-from .em_arrays import SOW, Best, Seed, build_seed
+from ..records import SOW
+from .em_arrays import Best
+from .em_prune import DESIRED_MARGIN, piece_losses, schedule
+from .em_seed import Seed, build_seed
 from .records import PieceRow, UnigramStart, UnigramStep, WordBest
 
 COMPACT_ROWS = 50  # vocab rows kept per step in compact traces (all rows on the last step)
 COMPACT_MORE = 20  # removal rows kept beyond the removed pieces in compact traces
-DESIRED_MARGIN = 1.1  # SentencePiece prunes down to 1.1 x vocab_size, then finalizes
 MARKERS = ("sow", "none")
 CHAR_FLOOR = 1e-10  # no character's probability falls below this: words stay segmentable
 
@@ -109,16 +110,6 @@ def _m_step(counts: np.ndarray, alive: np.ndarray, is_char: np.ndarray, floor: f
         return np.where(low, math.log(floor), np.log(counts) - math.log(scale))
 
 
-def _schedule(size: int, vocab_size: int, shrinking_factor: float) -> list[int]:
-    """The vocab size after each regular prune."""
-    desired = max(vocab_size, int(vocab_size * DESIRED_MARGIN))
-    sizes = []
-    while size > desired:
-        size = max(desired, math.floor(shrinking_factor * size))
-        sizes.append(size)
-    return sizes
-
-
 class EmRun:
     """One EM run: ``start`` (the seed), then ``steps()``; ``stop_reason`` and ``truncated``
     are set once the steps are exhausted."""
@@ -148,7 +139,7 @@ class EmRun:
         self._alpha: np.ndarray | None = None
         self._best: Best | None = None
         self._loss, self._number = math.nan, 0
-        self._sizes = _schedule(len(seed.pieces), vocab_size, shrinking_factor)
+        self._sizes = schedule(len(seed.pieces), vocab_size, shrinking_factor)
         self._final = (self._sizes[-1] if self._sizes else len(seed.pieces)) > vocab_size
         rounds = len(self._sizes) + 1
         self.expected_steps = 2 * rounds * em_iterations + len(self._sizes) + 3 * self._final
@@ -172,11 +163,14 @@ class EmRun:
         """Yield every E, M and prune step (see the module docstring); a run goes once."""
         if self._number:
             raise RuntimeError("This EmRun has already run; make a new one to run again.")
+        # each round: em_iterations E/M pairs, then a prune to the next size of the schedule
         for rnd, size in enumerate(self._sizes, start=1):
             yield from self._em(rnd, self.em_iterations, last=False)
             yield self._prune(rnd, size, final=False)
+        # the last round: E/M pairs at 1.1 x vocab_size (or below) ...
         rnd = len(self._sizes) + 1
         yield from self._em(rnd, self.em_iterations, last=not self._final)
+        # ... then, if above vocab_size, keep the most probable and re-estimate once
         if self._final:
             yield self._prune(rnd, self.vocab_size, final=True)
             yield from self._em(rnd + 1, 1, last=True)
@@ -209,6 +203,7 @@ class EmRun:
 
     def _em(self, rnd: int, pairs: int, last: bool) -> Iterator[UnigramStep]:
         for i in range(pairs):
+            # E: expected counts by forward-backward over every lattice (the loss: forward)
             alpha = self._forward()
             self._counts = self._lat.expected_counts(self._logp, self._weights, alpha)
             note = (
@@ -216,6 +211,7 @@ class EmRun:
                 f"{len(self.wc):,} words."
             )
             yield self._step("e", rnd, note)
+            # M: each probability is its expected count over the total (characters floored)
             before, total = self._loss, float(self._counts[self._alive].sum())
             self._set_logp(_m_step(self._counts, self._alive, self._is_char, CHAR_FLOOR))
             note = (
@@ -226,43 +222,20 @@ class EmRun:
 
     # --- prune ---------------------------------------------------------------------------
 
-    def _viterbi_counts(self) -> np.ndarray:
-        """How often each piece is used by the Viterbi segmentations, weighted by count."""
-        lat = self._lat
-        path = lat.best_edges(lat.viterbi(self._logp))
-        weights = self._weights[lat.lat[path]]
-        return np.bincount(lat.piece[path], weights=weights, minlength=len(self._pieces))
-
-    def _piece_losses(self, freq: np.ndarray) -> np.ndarray:
-        """SentencePiece's loss of every piece used by a Viterbi segmentation (0 otherwise):
-        its count moves to its alternative, the Viterbi segmentation of its string without it."""
-        lat, loss = self._lat, np.zeros(len(self._pieces))
-        cand = np.flatnonzero(self._alive & ~self._is_char & (freq > 0))
-        if cand.size == 0:
-            return loss
-        some = np.full(len(self._pieces), -1)
-        some[lat.piece] = np.arange(lat.piece.size)  # one edge of each piece, any will do
-        sub = lat.sub_lattices(some[cand])
-        path = sub.best_edges(sub.viterbi(self._logp))
-        owner, alt = sub.lat[path], sub.piece[path]
-        parts = np.bincount(owner, minlength=cand.size)
-        mine, total = freq[cand], freq.sum()
-        # the alternatives' counts grow by the piece's count, so does the total (parts - 1)
-        alt_logp = np.bincount(owner, weights=np.log(freq[alt] + mine[owner]), minlength=cand.size)
-        alt_logp -= parts * np.log(total + mine * (parts - 1))
-        loss[cand] = mine * (np.log(mine) - math.log(total) - alt_logp)
-        return loss
-
     def _prune(self, rnd: int, size: int, final: bool) -> UnigramStep:
         before, count = self._loss, int(self._alive.sum())
-        piece_loss = self._piece_losses(self._viterbi_counts())
-        cand = np.flatnonzero(self._alive & ~self._is_char)
+        removable = self._alive & ~self._is_char  # characters always stay
+        # the likelihood each piece would cost (SentencePiece's criterion, em_prune)
+        piece_loss = piece_losses(self._lat, self._logp, self._weights, removable)
+        cand = np.flatnonzero(removable)
         logp = self._logp[cand]
         by_loss = cand[np.lexsort((-cand, logp, piece_loss[cand]))]
+        # drop the pieces that cost least (the final prune: the least probable)
         drop = cand[np.lexsort((-cand, logp))] if final else by_loss
         removed = drop[: count - size]
         self._alive[removed] = False
         self._lat = self._lat.keep(self._alive)
+        # renormalize the survivors' probabilities
         kept = np.where(self._alive, self._logp, -np.inf)
         self._set_logp(kept - np.logaddexp.reduce(kept[self._alive]))
         removal = self._removal(by_loss, removed, before + piece_loss)

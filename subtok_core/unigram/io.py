@@ -18,8 +18,7 @@ from typing import Any
 
 from ..plain import FORMAT_VERSION, csv_text, flag, strings
 from ..records import Trace
-from ._all import UnigramModel
-from .records import UnigramStep
+from .records import UnigramModel, UnigramStep
 
 
 def step_to_dict(step: UnigramStep, full: bool) -> dict[str, Any]:

@@ -1,12 +1,15 @@
-"""Unigram LM step records, shared by the textbook and EM variants.
+"""Unigram LM records: the seed, one step (shared by the textbook and EM variants), the model.
 
 >>> PieceRow("ru", 20, 20 / 155).piece
 'ru'
+>>> UnigramModel(("a", "b", "ab"), (-2.0, -2.0, -1.0), ("a", "b")).vocab
+('a', 'b', 'ab')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,3 +65,19 @@ class UnigramStep:
     removal: tuple[tuple[str, float], ...]
     removed: tuple[str, ...]
     note: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnigramModel:
+    """Pieces with their log-probabilities (natural log); ``marker`` is "none" or "sow"."""
+
+    algorithm: ClassVar[str] = "unigram"
+    pieces: tuple[str, ...]
+    logprobs: tuple[float, ...]
+    alphabet: tuple[str, ...]
+    marker: str = "none"
+    split_punct: bool = False
+
+    @property
+    def vocab(self) -> tuple[str, ...]:
+        return self.pieces

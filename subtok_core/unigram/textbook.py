@@ -143,19 +143,23 @@ class TextbookRun:
         self.freq = dict(self.seed)  # every call starts again from the seed
         number, round_no = 0, 1
         while True:
+            # E: P(piece) = frequency / total; each word's best segmentation; the loss
             logp = self._logp()
             best = self._best(logp)
             loss = self._loss(best)
             number += 1
             yield self._step(number, round_no, "e", logp, best, loss, note=self._e_note(loss))
+            # stop at the vocab size, or when only characters are left
             if len(self.freq) <= self.target or all(len(p) == 1 for p in self.freq):
                 self._stop()
                 return
+            # M: the corpus loss without each multi-character piece (P not renormalized)
             removal = self._removal(logp, best, loss)
             number += 1
             yield self._step(
                 number, round_no, "m", logp, best, loss, removal, (), _m_note(removal, loss)
             )
+            # prune: the pieces that raise the loss least, or the one the student chose
             removed, why = self._choose(round_no, removal)
             kept = {p: lp for p, lp in logp.items() if p not in removed}
             best = self._best(kept)
@@ -164,6 +168,7 @@ class TextbookRun:
             yield self._step(
                 number, round_no, "prune", kept, best, self._loss(best), removal, removed, note
             )
+            # the next E-step re-estimates P over the frequencies of what remains
             for piece in removed:
                 del self.freq[piece]
             round_no += 1

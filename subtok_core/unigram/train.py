@@ -1,17 +1,17 @@
-"""Unigram LM: start from a big vocabulary and prune the pieces the likelihood misses least.
+"""The Unigram trainer: one entry point for both variants, which share the step records
+(records.UnigramStep, kinds "e", "m", "prune"):
 
-Two variants share the step records (steps.UnigramStep, kinds "e", "m", "prune"):
-
-- ``textbook`` (unigram_textbook): the course material's simplification. Probabilities
+- ``textbook`` (textbook.py): the course material's simplification. Probabilities
   are substring frequencies over their total, the loss counts only each word's best
   segmentation, removal losses keep the other probabilities as they are.
-- ``em`` (unigram_em): Kudo (2018) as SentencePiece trains it. Expected counts over all
+- ``em`` (em.py): Kudo (2018) as SentencePiece trains it. Expected counts over all
   segmentations (forward-backward), maximum-likelihood re-estimation, pruning by the
   likelihood each piece would cost, words marked with ``▁`` at their start.
 
 Worked example (004, `toy:hug-pug`, the blog's seed, natural log):
 
 >>> from subtok_core.corpus import load
+>>> from subtok_core.unigram.encode import segment
 >>> trace = trace_unigram(load("toy:hug-pug"), seed="given", vocab_size=14)
 >>> first = trace.steps[0]
 >>> round(first.loss, 3), first.segmentations[1].pieces
@@ -20,7 +20,7 @@ Worked example (004, `toy:hug-pug`, the blog's seed, natural log):
 >>> segment(model, "hugs pun").pieces
 ['hug', 's', 'pu', 'n']
 
-Ties: see lattice.viterbi (the latest-starting last piece wins) and unigram_textbook.
+Ties: see lattice.viterbi (the latest-starting last piece wins) and textbook.py.
 """
 
 from __future__ import annotations
@@ -28,13 +28,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import ClassVar
 
 from .. import corpus
 from ..corpus import WordCounts
-from ..lattice import WordLattice, max_piece_len, viterbi, word_lattice
-from ..records import SOW, SegmentTrace, Span, Trace
-from .records import UnigramStep
+from ..records import Trace
+from .records import UnigramModel, UnigramStep
 from .seed import SEED_TEXT, seed_rows
 from .textbook import TextbookRun
 
@@ -42,27 +40,10 @@ VARIANTS = ("textbook", "em")
 SNAPSHOT_MAX_WORDS = 400  # corpora with more distinct words get compact steps
 TEXTBOOK_MAX_WORDS = 12_000  # the textbook variant re-segments words piece by piece,
 TEXTBOOK_MAX_SEED = 25_000  # so it is kept to corpora and seeds of this size
-UNK_PENALTY = 10.0  # an unknown character costs this much below the rarest piece (nats)
-
-
-@dataclass(frozen=True, slots=True)
-class UnigramModel:
-    """Pieces with their log-probabilities (natural log); ``marker`` is "none" or "sow"."""
-
-    algorithm: ClassVar[str] = "unigram"
-    pieces: tuple[str, ...]
-    logprobs: tuple[float, ...]
-    alphabet: tuple[str, ...]
-    marker: str = "none"
-    split_punct: bool = False
-
-    @property
-    def vocab(self) -> tuple[str, ...]:
-        return self.pieces
 
 
 def _run(wc: WordCounts, variant: str, snapshot: bool | None, params: dict):
-    """The run object of a variant (TextbookRun or unigram_em.EmRun)."""
+    """The run object of a variant (TextbookRun or em.EmRun)."""
     if variant not in VARIANTS:
         raise ValueError(f"Unknown variant {variant!r}; choose textbook or em.")
     if not wc.words:
@@ -183,59 +164,3 @@ def model_from_trace(trace: Trace, upto: int | None = None, split_punct: bool = 
 def train_unigram(wc: WordCounts, variant: str = "textbook", **params) -> UnigramModel:
     """Train to the end and keep the model (pieces and their log-probabilities)."""
     return model_from_trace(trace_unigram(wc, variant, **params))
-
-
-class _Lookup:
-    """A model's pieces as a dict, the price of [UNK] and the longest piece: built once
-    per model, not once per word."""
-
-    def __init__(self, model: UnigramModel):
-        self.logp = dict(zip(model.pieces, model.logprobs, strict=True))
-        self.unk = min(self.logp.values(), default=0.0) - UNK_PENALTY
-        self.longest = max_piece_len(self.logp)
-        self.mark = SOW if model.marker == "sow" else ""
-
-
-def encode_word(model: UnigramModel, word: str, lookup: _Lookup | None = None) -> WordLattice:
-    """The lattice of one word: every edge, its posterior and the Viterbi path.
-
-    A character in no piece becomes [UNK], priced below the rarest piece.
-    """
-    look = lookup or _Lookup(model)
-    return word_lattice(look.mark + word, look.logp, look.longest, unk_logp=look.unk)
-
-
-def word_segmenter(model: UnigramModel) -> Callable[[str], list[str]]:
-    """word -> its Viterbi pieces ([UNK] for unknown characters), without the lattice's
-    posteriors: the fast path for encoding a whole corpus.
-
-    >>> model = UnigramModel(("a", "b", "ab"), (-2.0, -2.0, -1.0), ("a", "b"))
-    >>> word_segmenter(model)("abzab")
-    ['ab', '[UNK]', 'ab']
-    """
-    look = _Lookup(model)
-
-    def pieces(word: str) -> list[str]:
-        return list(viterbi(look.mark + word, look.logp, look.longest, unk_logp=look.unk)[0])
-
-    return pieces
-
-
-def segment(model: UnigramModel, text: str) -> SegmentTrace:
-    """Encode a text word by word with Viterbi; each word keeps its lattice."""
-    words = corpus.split_words(text, model.split_punct)
-    look = _Lookup(model)
-    spans: list[Span] = []
-    lattices = []
-    offset = 0
-    shift = len(look.mark)  # ▁ covers no character of the text
-    for word in words:
-        begin = text.index(word, offset)
-        lattice = encode_word(model, word, look)
-        for index in lattice.best:
-            edge = lattice.edges[index]
-            start, end = max(edge.start - shift, 0), edge.end - shift
-            spans.append(Span(edge.piece, begin + start, begin + end))
-        lattices.append(lattice)
-        offset = begin + len(word)
-    return SegmentTrace(text, tuple(spans), tuple(lattices))
