@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from . import limits
 from .corpus import WordCounts
+from .records import UNK
 
 TIE_RULES = ("first", "lex", "tokenizers")
 
@@ -33,6 +35,8 @@ class SymbolCorpus:
     def __init__(self, wc: WordCounts, segs: list[list[str]], names: list[str], ties: str):
         if ties not in TIE_RULES:
             raise ValueError(f"Unknown tie rule {ties!r}; choose one of {', '.join(TIE_RULES)}.")
+        limits.check_words(wc.words)
+        _refuse_unknown_token(wc.words)
         self.ties, self.counts = ties, list(wc.counts)
         self.names = list(names)
         self.ids = {s: chr(i) for i, s in enumerate(self.names)}
@@ -126,6 +130,17 @@ class SymbolCorpus:
         return tuple(tuple(self.name(s) for s in word) for word in self.words)
 
 
+def _refuse_unknown_token(words) -> None:
+    """[UNK] stands for what the vocabulary cannot spell; learned as a piece, a known word
+    could no longer be told from an unknown character."""
+    for word in words:
+        if UNK in word:
+            raise ValueError(
+                f"The corpus word {word!r} contains {UNK}, the name of the unknown token; "
+                "it cannot be learned as a piece. Remove it or spell it differently."
+            )
+
+
 def _diff_pairs(old: str, new: str, c: int, delta: dict, where: dict, w: int) -> None:
     """Pair changes of one word by recounting it (when the new symbol was there before)."""
     for i in range(len(old) - 1):
@@ -140,6 +155,8 @@ def merge_goal(start_size: int, merges: int | None, vocab_size: int | None, what
     what the start size is made of, when that helps."""
     if (merges is None) == (vocab_size is None):
         raise ValueError("Give either a number of merges or a target vocabulary size.")
+    limits.check("merges", merges)
+    limits.check("vocab_size", vocab_size)
     if merges is not None:
         if merges < 0:
             raise ValueError(f"The number of merges must be 0 or more, not {merges}.")

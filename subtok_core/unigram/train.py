@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .. import corpus
+from .. import corpus, limits
 from ..corpus import WordCounts
 from ..records import Trace
 from .records import UnigramModel, UnigramStep
@@ -48,6 +48,9 @@ def _run(wc: WordCounts, variant: str, snapshot: bool | None, params: dict):
         raise ValueError(f"Unknown variant {variant!r}; choose textbook or em.")
     if not wc.words:
         raise ValueError("The corpus is empty: there is no word to learn pieces from.")
+    limits.check_words(wc.words)
+    for name in ("vocab_size", "em_iterations", "seed_size"):
+        limits.check(name, params[name])
     snap = len(wc) <= SNAPSHOT_MAX_WORDS if snapshot is None else snapshot
     if variant == "em":
         from .em import EmRun  # numpy-heavy; only the EM variant needs it
@@ -65,6 +68,14 @@ def _run(wc: WordCounts, variant: str, snapshot: bool | None, params: dict):
             "EM variant (as SentencePiece) for real samples."
         )
     seed = params["seed"]
+    lengths = (len(word) for word in wc.words)
+    substrings = limits.substring_count(lengths, params["max_piece_len"])
+    if seed != "given" and substrings > limits.TEXTBOOK_MAX_SUBSTRINGS:
+        raise ValueError(  # counted before a single substring is made
+            f"The textbook seed would list {substrings:,} substrings of these words; it takes "
+            f"at most {limits.TEXTBOOK_MAX_SUBSTRINGS:,}. Set a maximum piece length, or use "
+            "the EM variant (as SentencePiece) for long words and real samples."
+        )
     rows = seed_rows(wc, seed, params["max_piece_len"], params["seed_size"])
     if len(rows) > TEXTBOOK_MAX_SEED:
         raise ValueError(
