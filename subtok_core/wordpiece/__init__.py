@@ -1,17 +1,56 @@
 """WordPiece: merge the pair of highest score, then encode a word by longest match first.
 
-- ``_all``: records, the trainer and the encoder (to be split like ``bpe``);
-- ``explain``: sentences on a step or an encoded word;
+- ``records``: a scored pair, the start state, one merge (``WordPieceStep``), the model,
+  one encoded word, and the constants (``PREFIX``, ``SPECIAL_TOKENS``, ...);
+- ``train``: the trainer (``iter_wordpiece``, ``trace_wordpiece``, ``train_wordpiece``),
+  on ``state``, the counts and scores kept up to date merge by merge;
+- ``encode``: longest match first on new text; ``explain``: sentences on a step or a word;
 - ``io``: plain data and CSV; ``cli``: ``subtok train wordpiece``.
+
+>>> from subtok_core.corpus import load
+>>> model = train_wordpiece(load("toy:sunflower"), merges=3)
+>>> model.vocab[-3:]
+('su', '##er', '##ed')
+>>> segment(model, "fused funny").pieces
+['f', '##u', '##s', '##ed', '[UNK]']
 """
 
+from ..bpe.train import SNAPSHOT_MAX_WORDS, TOP_PAIRS
 from ..corpus import load
-from ..records import Algorithm
+from ..records import UNK, Algorithm
 from . import io
-from ._all import *  # noqa: F403
-from ._all import iter_wordpiece, model_from_trace, segment, trace_wordpiece, word_segmenter
 from .cli import CLI
-from .explain import explain
+from .encode import encode_word, segment, word_lines, word_segmenter
+from .explain import (
+    explain,
+    explain_wordpiece_start,
+    explain_wordpiece_step,
+    explain_wordpiece_word,
+    judge_wordpiece_guess,
+)
+from .records import (
+    HF_COURSE_NOTE,
+    MAX_WORD_CHARS,
+    PREFIX,
+    SPECIAL_TOKENS,
+    Attempt,
+    Pair,
+    ScoredPair,
+    WordPieceModel,
+    WordPieceStart,
+    WordPieceStep,
+    WordPieceWordTrace,
+    fraction_text,
+    initial_symbols,
+)
+from .train import (
+    apply_merge,
+    corpus_at,
+    iter_wordpiece,
+    model_from_trace,
+    trace_wordpiece,
+    train_wordpiece,
+)
 
 
 def _for_compare(wc, vocab_size: int, progress=None):
@@ -21,17 +60,6 @@ def _for_compare(wc, vocab_size: int, progress=None):
 
 def _trace(wc, progress=None, **params):
     return trace_wordpiece(wc, progress=progress, **params)
-
-
-def word_lines(encoded, model=None) -> list[str]:
-    """Per word, every longest-match attempt: the piece tried and whether it is known."""
-    lines = []
-    for word in encoded.words:
-        lines.append(f"{word.word}:")
-        lines += [f"  {a.piece}: {'yes' if a.found else 'no'}" for a in word.attempts]
-        if word.unknown:
-            lines.append(f"  {word.note}")
-    return lines
 
 
 ALGORITHM = Algorithm(
@@ -54,3 +82,13 @@ ALGORITHM = Algorithm(
     demo=("toy:sunflower", (("merges", 3),)),
     cli=CLI,
 )
+
+__all__ = [
+    "ALGORITHM", "HF_COURSE_NOTE", "MAX_WORD_CHARS", "PREFIX", "SNAPSHOT_MAX_WORDS",
+    "SPECIAL_TOKENS", "TOP_PAIRS", "UNK", "Attempt", "Pair", "ScoredPair", "WordPieceModel",
+    "WordPieceStart", "WordPieceStep", "WordPieceWordTrace", "apply_merge", "corpus_at",
+    "encode_word", "explain", "explain_wordpiece_start", "explain_wordpiece_step",
+    "explain_wordpiece_word", "fraction_text", "initial_symbols", "iter_wordpiece",
+    "judge_wordpiece_guess", "model_from_trace", "segment", "trace_wordpiece",
+    "train_wordpiece", "word_lines", "word_segmenter",
+]  # fmt: skip

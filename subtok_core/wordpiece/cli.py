@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..merging import add_merge_options, load_words
 from ..records import CliSpec, Trace
-from ._all import PREFIX, fraction_text
+from .records import PREFIX, fraction_text
 
 
 def add(cmd) -> None:

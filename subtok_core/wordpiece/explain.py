@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..explain import TIE_REASONS, judge, pair_text, tied_text, times
 from ..records import Trace
-from ._all import WordPieceStart, WordPieceStep, WordPieceWordTrace, fraction_text
+from .records import WordPieceStart, WordPieceStep, WordPieceWordTrace, fraction_text
 
 
 def judge_wordpiece_guess(

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..plain import FORMAT_VERSION, csv_text, flag, snapshot_fields, start_fields, strings
 from ..records import UNK, Trace
-from ._all import MAX_WORD_CHARS, ScoredPair, WordPieceModel, WordPieceStep, fraction_text
+from .records import MAX_WORD_CHARS, ScoredPair, WordPieceModel, WordPieceStep, fraction_text
 
 
 def _scored_row(row: ScoredPair) -> list[Any]:
