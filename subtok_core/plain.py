@@ -26,6 +26,25 @@ def strings(data: dict, field: str, name: str) -> tuple[str, ...]:
     return tuple(values)
 
 
+def pieces(data: dict, field: str, name: str) -> tuple[str, ...]:
+    """A vocabulary field: strings, none empty, none twice (each piece has one id).
+
+    >>> pieces({"vocab": ["a", "b", "a"]}, "vocab", "m.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'm.json' is damaged: the piece 'a' is in its 'vocab' twice.
+    """
+    values = strings(data, field, name)
+    if "" in values:
+        raise ValueError(f"{name!r} is damaged: its {field!r} has an empty piece.")
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            raise ValueError(f"{name!r} is damaged: the piece {value!r} is in its {field!r} twice.")
+        seen.add(value)
+    return values
+
+
 def pairs(data: dict, name: str) -> tuple[tuple[str, str], ...]:
     values = data.get("merges")
     ok = isinstance(values, list) and all(

@@ -141,3 +141,88 @@ def test_python_dash_m_runs_the_cli():
     )
     assert done.returncode == 0, done.stderr
     assert "toy:cat-bat" in done.stdout and "sample:enwiki" in done.stdout
+
+
+# --- bounded work and damaged model files ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["train", "bpe", "--corpus", "sample:lee", "--merges", "1000000000"],
+        ["train", "wordpiece", "--corpus", "toy:sunflower", "--vocab-size", "100000000"],
+        ["train", "unigram", "--corpus", "toy:run-bug", "--variant", "em",
+         "--em-iterations", "1000000000"],
+    ],
+)  # fmt: skip
+def test_absurd_sizes_end_with_a_sentence_at_once(capsys, argv):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "allowed here" in err and "Traceback" not in err
+
+
+def _encode_with(path, capsys):
+    code = main(["encode", "--model", str(path), "low"])
+    return code, capsys.readouterr().err
+
+
+def test_a_deeply_nested_model_file_is_refused(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    code, err = _encode_with(path, capsys)
+    assert code == 2 and "nested too deeply" in err
+
+
+def test_a_device_or_fifo_is_not_read(tmp_path, capsys):
+    code, err = _encode_with("/dev/zero", capsys)
+    assert code == 2 and "not a regular file" in err
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, err = _encode_with(fifo, capsys)  # would block for ever if it were opened
+    assert code == 2 and "not a regular file" in err
+
+
+def test_a_huge_model_file_is_refused_unread(tmp_path, capsys, monkeypatch):
+    from subtok_core import export
+
+    monkeypatch.setattr(export, "MODEL_MAX_BYTES", 100)
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"algorithm": "bpe", "vocab": ["x"] * 100}))
+    code, err = _encode_with(path, capsys)
+    assert code == 2 and "a model file has at most 100" in err
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda m: m["merges"].append(["l", "q"]), "needs 'q', which is not in its vocabulary"),
+        (lambda m: m["vocab"].append(""), "has an empty piece"),
+        (lambda m: m["vocab"].append(m["vocab"][0]), "twice"),
+    ],
+)
+def test_a_bpe_model_whose_merges_or_pieces_do_not_fit_is_refused(
+    tmp_path, capsys, change, message
+):
+    path = tmp_path / "m.json"
+    assert (
+        main(["train", "bpe", "--corpus", "toy:low-lower", "--merges", "4", "--out", str(path)])
+        == 0
+    )
+    capsys.readouterr()
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+    code, err = _encode_with(path, capsys)
+    assert code == 2 and message in err
+
+
+def test_a_unigram_model_with_an_empty_piece_is_refused(tmp_path, capsys):
+    path = tmp_path / "u.json"
+    argv = ["train", "unigram", "--corpus", "toy:run-bug", "--strict", "--out", str(path)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    data = json.loads(path.read_text())
+    data["vocab"][0], data["logprobs"][0] = "", -1.0
+    path.write_text(json.dumps(data))
+    code, err = _encode_with(path, capsys)
+    assert code == 2 and "has an empty piece" in err

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..plain import FORMAT_VERSION, csv_text, flag, strings
+from ..plain import FORMAT_VERSION, csv_text, flag, pieces
 from ..records import Trace
 from .records import UnigramModel, UnigramStep
 
@@ -84,7 +84,7 @@ def model_from_dict(data: dict, name: str = "the model") -> UnigramModel:
     if marker not in ("none", "sow"):
         raise ValueError(f"{name!r} has marker {marker!r}; a Unigram model has none or sow.")
     split_punct = flag(data, "split_punct", name)
-    vocab = strings(data, "vocab", name)
+    vocab = pieces(data, "vocab", name)
     logprobs = data.get("logprobs")
     ok = isinstance(logprobs, list) and len(logprobs) == len(vocab)
     numbers = ok and all(isinstance(v, int | float) and not isinstance(v, bool) for v in logprobs)
@@ -92,5 +92,5 @@ def model_from_dict(data: dict, name: str = "the model") -> UnigramModel:
         raise ValueError(
             f"{name!r} is damaged: 'logprobs' should hold one log-probability (<= 0) per piece."
         )
-    alphabet = strings(data, "alphabet", name)
+    alphabet = pieces(data, "alphabet", name)
     return UnigramModel(vocab, tuple(float(v) for v in logprobs), alphabet, marker, split_punct)

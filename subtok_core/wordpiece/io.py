@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..plain import FORMAT_VERSION, csv_text, flag, snapshot_fields, start_fields, strings
+from ..plain import FORMAT_VERSION, csv_text, flag, pieces, snapshot_fields, start_fields, strings
 from ..records import UNK, Trace
 from .records import MAX_WORD_CHARS, ScoredPair, WordPieceModel, WordPieceStep, fraction_text
 
@@ -84,6 +84,6 @@ def model_from_dict(data: dict, name: str = "the model") -> WordPieceModel:
         raise ValueError(f"{name!r} has max_word_chars {limit!r}; it should be a whole number.")
     split_punct = flag(data, "split_punct", name)
     specials = strings({"special_tokens": data.get("special_tokens", [])}, "special_tokens", name)
-    alphabet = strings(data, "alphabet", name)
-    vocab = strings(data, "vocab", name)
+    alphabet = pieces(data, "alphabet", name)
+    vocab = pieces(data, "vocab", name)
     return WordPieceModel(vocab, alphabet, prefix, specials, split_punct, unk, limit)
