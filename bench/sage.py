@@ -87,6 +87,7 @@ def child(sentences_file: str, repeat: int) -> None:
     """Run our SaGe `repeat` times on the sentences file; print one JSON line."""
     import gensim.models  # noqa: F401  (imported now, so "after imports" includes it)
 
+    from subtok_core.sage import train as sage_train
     from subtok_core.sage.corpus import SentenceCorpus
 
     after_imports = peak_mb()
@@ -94,12 +95,12 @@ def child(sentences_file: str, repeat: int) -> None:
     sentences = [line.split() for line in text.splitlines()]
     totals: dict[str, float] = {}
     calls: dict[str, int] = {}
-    for key, owner, name in [
-        ("bpe", sage.bpe, "trace_bpe"),
-        ("prepare", sage, "prepare"),
-        ("word2vec", sage, "train_embeddings"),
-        ("ablation", sage, "ablation_losses"),
-        ("loss", sage, "corpus_loss"),
+    for key, owner, name in [  # wrapped where the trainer (sage/train.py) looks them up
+        ("bpe", sage_train.bpe, "trace_bpe"),
+        ("prepare", sage_train, "prepare"),
+        ("word2vec", sage_train, "train_embeddings"),
+        ("ablation", sage_train, "ablation_losses"),
+        ("loss", sage_train, "corpus_loss"),
         ("retokenize", SentenceCorpus, "remove"),
     ]:
         _timed(owner, name, totals, calls, key)

@@ -11,7 +11,6 @@ from pages import _widgets as w
 from subtok_core import sage
 from subtok_core.charts import lessons as viz
 from subtok_core.sage import explain as sage_explain
-from subtok_core.sage.loss import PairLoss
 
 
 def _kind(step) -> str:
@@ -103,40 +102,57 @@ def candidates(step) -> None:
 
 
 @st.cache_resource(max_entries=4, show_spinner="Re-tokenizing the sample at that step ...")
-def _state_at(key: str, step: int, _trace, _sentences):
+def _state_at(run: str, step: int, _trace, _sentences) -> sage.SentenceCorpus:
+    """The sample as step `step` of the run `run` (a fingerprint of the trace and its
+    sample) found it; shared by every session, and only read."""
     return sage.corpus_at(_trace, _sentences, step)
 
 
-def drill_down(trace, sentences, key: str, i: int) -> None:
-    """A candidate of a step: a sentence with and without it, windows in brackets (Table 2)."""
+@st.cache_data(max_entries=64, show_spinner=False)
+def _first_used(run: str, step: int, _trace, _sentences) -> int:
+    return sage.first_used(_trace, _state_at(run, step, _trace, _sentences), step)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _close_up(run: str, step: int, piece: str, sentence, _trace, _sentences) -> sage.CloseUp:
+    state = _state_at(run, step, _trace, _sentences)
+    return sage.close_up(_trace, state, step, piece, sentence)
+
+
+def drill_down(trace, sentences, run: str, i: int) -> None:
+    """A candidate of a step: a sentence with and without it, windows in brackets (Table 2).
+    `run` is the fingerprint of the trace and its sample that keys every cache here."""
     step = max(i, 1)
     record = trace.steps[step - 1]
     st.write(f"Step {step} (choose another in the step log). Pick a candidate of that step:")
     names = [p for p, _ in record.candidates]
-    corpus = _state_at(key, step, trace, sentences)
-    used = corpus.usage()
-    first_used = next((n for n, p in enumerate(names) if used[corpus.index[p]]), 0)
-    piece = st.selectbox("piece", names, index=first_used, key="sage_piece")
-    loss = dict(record.candidates)[piece]
-    emb = sage.embeddings_at(trace, step)
-    pair = PairLoss(emb)
-    found = sage_explain.sentences_with(corpus, corpus.index[piece])
+    first = _first_used(run, step, trace, sentences)
+    piece = st.selectbox("piece", names, index=first, key="sage_piece")
+    up = _close_up(run, step, piece, None, trace, sentences)
     st.write(
-        f"**{piece}**: ablation loss {loss:,.3f} over every sentence that uses it "
-        f"({'pruned' if piece in dict(record.pruned) else 'kept'} at this step)."
+        f"**{piece}**: ablation loss {up.loss:,.3f} over every sentence that uses it "
+        f"({'pruned' if up.pruned else 'kept'} at this step)."
     )
-    if not found:
+    if up.example is None:
         st.info(
             "No sentence uses this piece: greedy tokenization always finds a longer one, "
             "so removing it changes nothing (loss 0)."
         )
         return
-    window = sage.settings_of(trace).window
     s = st.selectbox(
-        "sentence", found, key="sage_sentence", format_func=lambda n: " ".join(sentences[n])[:90]
+        "sentence",
+        up.sentences,
+        key="sage_sentence",
+        format_func=lambda n: " ".join(sentences[n])[:90],
     )
-    ex = sage_explain.ablation_example(corpus, pair, corpus.index[piece], s, window)
-    strong = ("<b>", "</b>")
+    if s != up.example.sentence:
+        up = _close_up(run, step, piece, s, trace, sentences)
+    show_close_up(up)
+
+
+def show_close_up(up: sage.CloseUp) -> None:
+    """The sentence with and without the piece, the windows in brackets, the losses."""
+    ex, strong = up.example, ("<b>", "</b>")
     before = sage_explain.bracketed(
         ex.before, ex.before_windows, ex.before_targets, strong, html.escape
     )
@@ -145,7 +161,7 @@ def drill_down(trace, sentences, key: str, i: int) -> None:
     )
     st.markdown(
         f'<div style="font-family:monospace;font-size:1.05rem;line-height:1.8">'
-        f"<p>with {html.escape(piece)}: {before}</p><p>without it: {after}</p></div>",
+        f"<p>with {html.escape(up.piece)}: {before}</p><p>without it: {after}</p></div>",
         unsafe_allow_html=True,
     )
     c1, c2, c3 = st.columns(3)
@@ -153,9 +169,9 @@ def drill_down(trace, sentences, key: str, i: int) -> None:
     c2.metric("without it", f"{ex.loss_after:,.3f}")
     c3.metric("change", f"{ex.change:+,.3f}")
     st.caption(
-        f"Brackets: the window of {window} tokens on each side of the piece (bold), and of "
+        f"Brackets: the window of {up.window} tokens on each side of the piece (bold), and of "
         "what replaces it. Every pair of tokens inside a window adds -log σ(E_T · E_C) both "
         "ways. A piece unused when Word2Vec was last trained has no vector; each of its "
-        f"pairs costs {emb.unseen_cost:.3f} per direction, the mean of the sample's pairs "
+        f"pairs costs {up.unseen_cost:.3f} per direction, the mean of the sample's pairs "
         "then."
     )

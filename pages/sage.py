@@ -108,8 +108,9 @@ def settings_controls() -> sage.SageSettings:
     )
 
 
-def run(sentences, key: str, s: sage.SageSettings, control: str | None = None):
-    """A finished run from the store, or a run now with a status box and a Stop button."""
+def run(sentences, key: str, s: sage.SageSettings, control: str | None = None, slot: int = 0):
+    """A finished run from the store, or a run now with a status box and a Stop button
+    (its key names the control, the seed and the run's `slot` among the page's runs)."""
     store = w.trace_store()
     full_key = ("sage", key, tuple(asdict(s).items()), control)
     done = store.cached(full_key)
@@ -119,7 +120,7 @@ def run(sentences, key: str, s: sage.SageSettings, control: str | None = None):
     stop = st.empty()
     if stop.button(
         "Stop",
-        key=f"sage_stop_{control}_{s.seed}",
+        key=f"sage_stop_{control or 'sage'}_{s.seed}_{slot}",
         help="Stops the run; the log so far stays on the page.",
     ):
         return None
@@ -146,6 +147,23 @@ def run(sentences, key: str, s: sage.SageSettings, control: str | None = None):
     stop.empty()
     partial.pop(full_key, None)
     return store.keep(full_key, trace)
+
+
+def control_runs(sentences, key: str, settings: sage.SageSettings):
+    """The controls on SaGe's schedule: frequency, then random with RANDOM_SEEDS seeds from
+    settings.seed on (each seed run once); None as soon as one of them is stopped."""
+    controls = {}
+    for control in sage.CONTROLS:
+        controls[control] = run(sentences, key, settings, control)
+        if controls[control] is None:
+            return None
+    randoms = [controls["random"]]
+    for slot in range(1, outcome.RANDOM_SEEDS):
+        seeded = replace(settings, seed=settings.seed + slot)
+        randoms.append(run(sentences, key, seeded, "random", slot))
+        if randoms[-1] is None:
+            return None
+    return controls, randoms
 
 
 def stopped_log() -> None:
@@ -189,18 +207,14 @@ log_tab, token_tab, result_tab = st.tabs(["Step log", "One token up close", "BPE
 with log_tab:
     step = views.step_log(trace)
 with token_tab:
-    views.drill_down(trace, sentences, sample_key, step)
+    views.drill_down(trace, sentences, w.fingerprint(sample_key, trace), step)
 with result_tab:
-    controls = {}
     try:
-        for control in sage.CONTROLS:
-            controls[control] = run(sentences, sample_key, settings, control)
-        seeds = [settings.seed + i for i in range(outcome.RANDOM_SEEDS)]
-        randoms = [run(sentences, sample_key, replace(settings, seed=x), "random") for x in seeds]
+        ran = control_runs(sentences, sample_key, settings)
     except ValueError as err:
         st.error(str(err))
         st.stop()
-    if None in controls.values() or None in randoms:
+    if ran is None:
         stopped_log()
         st.stop()
-    outcome.results(trace, controls, randoms, sentences, sample_key)
+    outcome.results(trace, *ran, sentences, sample_key)

@@ -3,13 +3,17 @@ compares four vocabularies with a verdict per trend, refuses bad settings, and h
 vocabulary to the Compare page."""
 
 import pytest
+import streamlit as st
 from apptools import open_page
+from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 
 from subtok_core import sage
 from subtok_core.sage import verdict as sage_verdict
 
 TINY = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}  # 19 Russian sentences
+# 300 BPE pieces pruned to 150 in three steps of 50: step 2 exists with k = 50
+SPLIT = {**TINY, "n": "2.0", "k": "50", "M": "100", "step": "2"}
 
 
 def sage_page(**query) -> AppTest:
@@ -89,3 +93,96 @@ def test_the_compare_page_offers_the_vocabulary_sage_trained():
     at.multiselect(key="compare_tok").set_value(["bpe", "sage"]).run()
     assert not at.exception
     assert any("trained on the SaGe page" in i.value for i in at.info)
+
+
+# --- two sessions in one process: nothing cached for one run may show up in another ------
+
+
+def up_close(at: AppTest) -> dict[str, str]:
+    """The three loss metrics of the "One token up close" tab."""
+    names = ("sentence loss with it", "without it", "change")
+    return {m.label: m.value for m in at.metric if m.label in names}
+
+
+def expected_up_close(at: AppTest, settings: sage.SageSettings, step: int) -> dict[str, str]:
+    """What the tab should show for the piece and sentence picked on it, straight from the
+    core on a fresh run with `settings`."""
+    sentences = sage.sample_sentences("sample:crime")
+    trace = sage.trace_sage(sentences, settings)
+    piece = at.selectbox(key="sage_piece").value
+    assert at.selectbox(key="sage_piece").options == [
+        p for p, _ in trace.steps[step - 1].candidates
+    ]
+    sentence = at.selectbox(key="sage_sentence").value
+    state = sage.corpus_at(trace, sentences, step)
+    ex = sage.close_up(trace, state, step, piece, sentence).example
+    return {
+        "sentence loss with it": f"{ex.loss_before:,.3f}",
+        "without it": f"{ex.loss_after:,.3f}",
+        "change": f"{ex.change:+,.3f}",
+    }
+
+
+def test_changing_k_at_step_2_shows_the_new_runs_step_2_up_close():
+    """The class's KeyError ('▁вст'): the re-tokenized sample was cached by sample and step
+    only, so after k changed the page looked the new run's candidates up in the old run's
+    sample. Caches are not cleared between the two runs."""
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    at = sage_page(**SPLIT)
+    settings = sage.SageSettings(vocab_size=150, n=2.0, k=50, M=100)
+    assert up_close(at) == expected_up_close(at, settings, 2)
+    at.number_input(key="k").set_value(20).run()
+    assert not at.exception, at.exception
+    assert at.slider(key="step").value == 2
+    assert "Step 2 (choose another in the step log)" in markdown(at)
+    changed = sage.SageSettings(vocab_size=150, n=2.0, k=20, M=100)
+    assert up_close(at) == expected_up_close(at, changed, 2)
+
+
+def test_a_second_session_on_the_same_sample_with_another_v_sees_its_own_run():
+    """The class's IndexError: a second session on the same sample with another V got the
+    first session's re-tokenized sample (another vocabulary) for the same step."""
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    first = sage_page(**SPLIT)
+    second = sage_page(**{**SPLIT, "V": "120"})
+    assert not second.exception, second.exception
+    other = sage.SageSettings(vocab_size=120, n=2.0, k=50, M=100)
+    assert up_close(second) == expected_up_close(second, other, 2)
+    first.run()  # the first session again, after the second: still its own run
+    assert not first.exception, first.exception
+    own = sage.SageSettings(vocab_size=150, n=2.0, k=50, M=100)
+    assert up_close(first) == expected_up_close(first, own, 2)
+
+
+def test_stop_on_the_random_control_ends_the_page_and_each_run_trains_once(monkeypatch):
+    """Stop on the random control (seed 1) used to start seed 1 again in the loop over
+    the random seeds, under the same button key: StreamlitDuplicateElementKey
+    'sage_stop_random_1'. AppTest cannot deliver a button's return value on these pages
+    (ensure_navigation reruns once per AppTest run, which resets triggers), so the press
+    is simulated where the page reads the button."""
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    trained = []
+    real_trace = sage.trace_sage
+
+    def spy(sentences, s, control=None, *args, **kwargs):
+        trained.append((control, s.seed))
+        return real_trace(sentences, s, control, *args, **kwargs)
+
+    real_button = DeltaGenerator.button
+
+    def pressed(self, label, key=None, *args, **kwargs):
+        clicked = real_button(self, label, key, *args, **kwargs)
+        return clicked or (label == "Stop" and key.startswith("sage_stop_random_1"))
+
+    monkeypatch.setattr(sage, "trace_sage", spy)
+    monkeypatch.setattr(DeltaGenerator, "button", pressed)
+    at = sage_page()
+    assert [w.value for w in at.warning] == ["Stopped before the first step finished."]
+    assert trained == [(None, 1), ("frequency", 1)]
+    monkeypatch.setattr(DeltaGenerator, "button", real_button)
+    again = sage_page()  # a second session: the two finished runs come from the store
+    assert "of 5 seeds" in markdown(again)
+    assert trained == [(None, 1), ("frequency", 1)] + [("random", x) for x in range(1, 6)]

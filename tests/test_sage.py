@@ -1,4 +1,4 @@
-"""SaGe core (issues 5 and 7): eq. (1) by hand, the local ablation against whole-sentence
+"""SaGe core: eq. (1) by hand, the local ablation against whole-sentence
 re-tokenization, the Algorithm 3 schedule, the frequency and random controls, bad input.
 
 The hand references below use only math.log / math.exp and plain Python loops; they share
@@ -17,6 +17,7 @@ from subtok_core import bpe, sage
 from subtok_core.corpus import count_words
 from subtok_core.records import SOW, UNK
 from subtok_core.sage import SageModel, SageSettings
+from subtok_core.sage import explain as sage_explain
 from subtok_core.sage import loss as sage_loss
 from subtok_core.sage.corpus import SentenceCorpus, is_protected
 from subtok_core.sage.loss import (
@@ -663,6 +664,49 @@ def test_trace_helpers(schedule_trace):
     assert trace.start.sentences == len(SAMPLE)
     assert trace.start.words == sum(map(len, SAMPLE))
     assert trace.start.tokens == len(sage.corpus_at(trace, SAMPLE, 1).flat)
+
+
+def test_iter_sage_leaves_the_corpus_it_is_given_unchanged(schedule_trace):
+    """The run prunes its own copy: the caller's corpus is the same after it, and a second
+    run on it gives the same steps again."""
+    corpus = sage.prepare(SAMPLE, SCHEDULE)
+    vocab, flat, segs = corpus.vocab(), corpus.flat.copy(), list(corpus.segs)
+    alive, index = corpus.alive.copy(), dict(corpus.index)
+    steps = list(sage.iter_sage(corpus, SCHEDULE))
+    assert tuple(steps) == schedule_trace.steps
+    assert corpus.vocab() == vocab and corpus.index == index and corpus.segs == segs
+    np.testing.assert_array_equal(corpus.alive, alive)
+    np.testing.assert_array_equal(corpus.flat, flat)
+    assert tuple(sage.iter_sage(corpus, SCHEDULE)) == schedule_trace.steps
+
+
+def test_close_up_is_table_2_for_a_candidate_of_a_step(schedule_trace):
+    """One candidate up close: its recorded score, the sentences using it at that step and
+    one of them with and without it, under the embeddings in force then."""
+    trace, step = schedule_trace, 3  # its candidate set starts with unused pieces
+    state = sage.corpus_at(trace, SAMPLE, step)
+    record = trace.steps[step - 1]
+    first = sage.first_used(trace, state, step)
+    piece, score = record.candidates[first]
+    used = state.usage()
+    assert used[state.index[piece]] > 0 and first > 0
+    assert all(used[state.index[p]] == 0 for p, _ in record.candidates[:first])
+    unused = sage.close_up(trace, state, step, record.candidates[0][0])
+    assert unused.sentences == () and unused.example is None and unused.loss == 0
+    up = sage.close_up(trace, state, step, piece)
+    assert (up.step, up.piece, up.loss, up.window) == (step, piece, score, SCHEDULE.window)
+    assert up.pruned == (piece in dict(record.pruned))
+    assert up.sentences == tuple(sage_explain.sentences_with(state, state.index[piece]))
+    emb = sage.embeddings_at(trace, step)
+    last = up.sentences[-1]
+    direct = sage_explain.ablation_example(state, emb, state.index[piece], last, SCHEDULE.window)
+    assert sage.close_up(trace, state, step, piece, last).example == direct
+    assert up.example.sentence == up.sentences[0] and up.unseen_cost == emb.unseen_cost
+    with pytest.raises(ValueError, match="not among the candidates of step 3"):
+        sage.close_up(trace, state, step, SOW)
+    other = next(n for n in range(len(SAMPLE)) if n not in up.sentences)
+    with pytest.raises(ValueError, match="does not use"):
+        sage.close_up(trace, state, step, piece, other)
 
 
 # --- 11. a real sample --------------------------------------------------------------------

@@ -1,31 +1,59 @@
 """SaGe (the SaGe paper, 000): prune a large BPE vocabulary by a skipgram context loss.
 
-- ``corpus``: sentences cut by greedy longest prefix; ``loss``: eq. (1) and ablations;
-- ``_all``: Algorithm 3, its controls, the model and the encoder (to be split like ``bpe``);
-- ``explain``: one piece up close (Table 2); ``verdict``: the paper's trends on a run;
+- ``records``: the settings, the start, one prune step (``SageStep``), the model;
+- ``corpus``: the sample as sentences cut by greedy longest prefix; ``loss``: eq. (1) and
+  the ablation loss of a piece;
+- ``train``: Algorithm 3 and its controls (``iter_sage``, ``trace_sage``, ``train_sage``)
+  and the state of a run at a step (``vocab_after``, ``corpus_at``, ``embeddings_at``);
+- ``encode``: greedy longest prefix on new text; ``explain``: a sentence on a step and one
+  piece up close (Table 2); ``verdict``: the paper's trends on a run;
 - ``io``: plain data and CSV; ``cli``: ``subtok train sage``.
+
+>>> sentences = [["the", "cat"], ["the", "hat"], ["a", "cat", "sat"]] * 3
+>>> s = SageSettings(vocab_size=14, initial_size=17, k=1, M=3, m=1, l=2, dim=4, seed=1)
+>>> model = train_sage(sentences, s)
+>>> len(model.vocab), segment(model, "that").pieces
+(14, ['▁t', 'h', 'at'])
 """
 
 from ..records import Algorithm
 from . import io
-from ._all import *  # noqa: F403
-from ._all import (
-    SageSettings,
+from .cli import CLI
+from .corpus import SentenceCorpus, sample_sentences
+from .encode import segment, word_lines, word_segmenter
+from .explain import CloseUp, close_up, explain_step, first_used
+from .records import CONTROLS, PAPER, SCORE_NAMES, SageModel, SageSettings, SageStart, SageStep
+from .train import (
+    bpe_model,
+    check_settings,
+    corpus_at,
+    embeddings_at,
     iter_sage,
     model_from_trace,
-    sample_sentences,
-    segment,
+    prepare,
+    settings_of,
+    steps_needed,
     trace_sage,
-    word_segmenter,
+    train_sage,
+    vocab_after,
 )
-from .cli import CLI
+
+
+def _settings(settings: SageSettings | None, params: dict) -> SageSettings:
+    return settings if settings is not None else SageSettings(**params)
+
+
+def _steps(sentences, settings=None, control=None, on_phase=None, **params):
+    """Algorithm 3's prune steps on `sentences` (BPE to the initial size first)."""
+    settings = _settings(settings, params)
+    check_settings(settings, control)
+    return iter_sage(prepare(sentences, settings), settings, control, on_phase)
 
 
 def _trace(
     sentences, progress=None, settings=None, control=None, on_step=None, on_phase=None, **params
 ):
     """Algorithm 3 on `sentences`; `settings` (or the SageSettings fields as `params`)."""
-    settings = settings if settings is not None else SageSettings(**params)
 
     def report(step, total: int) -> None:
         if on_step:
@@ -33,42 +61,14 @@ def _trace(
         if progress:
             progress(step.number, total)
 
-    return trace_sage(sentences, settings, control, report, on_phase)
-
-
-def explain(trace, i: int) -> str:
-    """The sentence for step i (0: the BPE vocabulary SaGe starts from)."""
-    start = trace.start
-    if i == 0:
-        return (
-            f"SaGe starts from BPE's {len(start.vocab):,} pieces on {start.sentences:,} "
-            f"sentences ({start.tokens:,} tokens); {start.protected:,} of them are never pruned."
-        )
-    step = trace.steps[i - 1]
-    pruned = ", ".join(p for p, _ in step.pruned[:5])
-    more = f" and {len(step.pruned) - 5} more" if len(step.pruned) > 5 else ""
-    return (
-        f"Step {step.number} pruned {len(step.pruned)} pieces ({pruned}{more}), leaving "
-        f"{step.vocab_size:,}; the sample is now {step.tokens:,} tokens."
-    )
-
-
-def word_lines(encoded, model) -> list[str]:
-    """Per word, the pieces greedy longest prefix cut it into."""
-    from ..corpus import split_words
-
-    cut = word_segmenter(model)
-    return [
-        f"{word}: {' '.join(cut(word))} (greedy longest prefix)"
-        for word in split_words(encoded.text, model.split_punct)
-    ]
+    return trace_sage(sentences, _settings(settings, params), control, report, on_phase)
 
 
 ALGORITHM = Algorithm(
     name="sage",
     label="SaGe",
     load=sample_sentences,
-    steps=iter_sage,
+    steps=_steps,
     trace=_trace,
     model_at=lambda trace, i=None: model_from_trace(trace, i),
     segment=segment,
@@ -78,7 +78,7 @@ ALGORITHM = Algorithm(
     step_to_dict=io.step_to_dict,
     start_to_dict=io.start_to_dict,
     steps_csv=io.steps_csv,
-    explain=explain,
+    explain=explain_step,
     word_lines=word_lines,
     for_compare=None,
     demo=(
@@ -93,6 +93,15 @@ ALGORITHM = Algorithm(
             ("dim", 4),
             ("seed", 1),
         ),
-    ),  # fmt: skip
+    ),
     cli=CLI,
 )
+
+__all__ = [
+    "ALGORITHM", "CONTROLS", "PAPER", "SCORE_NAMES",
+    "CloseUp", "SageModel", "SageSettings", "SageStart", "SageStep", "SentenceCorpus",
+    "bpe_model", "check_settings", "close_up", "corpus_at", "embeddings_at", "explain_step",
+    "first_used", "iter_sage", "model_from_trace", "prepare", "sample_sentences", "segment",
+    "settings_of", "steps_needed", "trace_sage", "train_sage", "vocab_after", "word_lines",
+    "word_segmenter",
+]  # fmt: skip

@@ -7,7 +7,9 @@ import sys
 from dataclasses import replace
 
 from ..records import CliSpec, Trace
-from ._all import CONTROLS, PAPER, SCORE_NAMES, SageSettings, sample_sentences, steps_needed
+from .corpus import sample_sentences
+from .records import CONTROLS, PAPER, SCORE_NAMES, SageSettings
+from .train import steps_needed
 
 FIELDS = ("vocab_size", "initial_size", "n", "k", "M", "m", "l", "window", "dim", "seed")
 

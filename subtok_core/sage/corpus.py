@@ -15,13 +15,30 @@ tokens of the whole sample are one numpy array rebuilt after each prune.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from ..corpus import load_lines, split_sentences, split_words
 from ..records import SOW
 
 UNKNOWN = -1  # the id of a character that no piece covers (never seen in training)
+
+
+def sample_sentences(
+    source: str | Sequence[str], limit: int | None = None, sentences: bool = True
+) -> list[list[str]]:
+    """A corpus name (or its lines) -> sentences as word lists: lines are split into
+    sentences (SaGe's context unit), empty ones dropped; `limit` keeps the first lines.
+
+    >>> sample_sentences(["It rains. The cat sleeps.", "  ", "Done."])
+    [['It', 'rains.'], ['The', 'cat', 'sleeps.'], ['Done.']]
+    """
+    lines = load_lines(source) if isinstance(source, str) else list(source)
+    lines = [line for line in lines[:limit] if line.strip()]
+    units = split_sentences(lines) if sentences else lines
+    return [words for words in (split_words(u) for u in units) if words]
 
 
 def greedy(text: str, index: dict[str, int], max_len: int, banned: int = UNKNOWN) -> list[int]:
@@ -87,6 +104,13 @@ class SentenceCorpus:
         self.occurrences = [order[bounds[w] : bounds[w + 1]] for w in range(len(self.words))]
         self.segs = [tuple(greedy(w, self.index, self.max_len)) for w in self.words]
         self._rebuild()
+
+    def copy(self) -> SentenceCorpus:
+        """A copy that prunes on its own: what ``remove`` changes in place (``alive``,
+        ``index``, the cuts) is copied; the rest is shared (``_rebuild`` replaces it)."""
+        other = copy.copy(self)
+        other.alive, other.index, other.segs = self.alive.copy(), dict(self.index), list(self.segs)
+        return other
 
     @property
     def n_sentences(self) -> int:

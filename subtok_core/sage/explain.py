@@ -1,4 +1,5 @@
-"""One piece's ablation up close: a sentence cut with and without it, as in SaGe Table 2.
+"""Sentences on a SaGe run, and one piece's ablation up close: a sentence cut with and
+without it, as in SaGe Table 2.
 
 >>> from subtok_core.sage.corpus import SentenceCorpus
 >>> from subtok_core.sage.loss import Embeddings
@@ -17,8 +18,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..records import Trace
 from .corpus import SentenceCorpus, greedy
 from .loss import Embeddings, PairLoss, sequence_loss
+from .train import embeddings_at, settings_of
+
+
+def explain_step(trace: Trace, i: int) -> str:
+    """The sentence for step i (0: the BPE vocabulary SaGe starts from)."""
+    start = trace.start
+    if i == 0:
+        return (
+            f"SaGe starts from BPE's {len(start.vocab):,} pieces on {start.sentences:,} "
+            f"sentences ({start.tokens:,} tokens); {start.protected:,} of them are never pruned."
+        )
+    step = trace.steps[i - 1]
+    pruned = ", ".join(p for p, _ in step.pruned[:5])
+    more = f" and {len(step.pruned) - 5} more" if len(step.pruned) > 5 else ""
+    return (
+        f"Step {step.number} pruned {len(step.pruned)} pieces ({pruned}{more}), leaving "
+        f"{step.vocab_size:,}; the sample is now {step.tokens:,} tokens."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +101,53 @@ def ablation_example(
         _windows(new_t, len(after), window),
         sequence_loss(before, emb, window), sequence_loss(after, emb, window),
     )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class CloseUp:
+    """One candidate of one step up close: its score, the sentences that use it, and one of
+    them cut with and without it (None when no sentence uses the piece)."""
+
+    step: int
+    piece: str
+    loss: float  # its ablation loss at that step, over every sentence that uses it
+    pruned: bool  # pruned at that step (else kept)
+    sentences: tuple[int, ...]  # the first sentences that use it
+    example: AblationExample | None
+    window: int
+    unseen_cost: float  # what a pair with a piece that had no vector costs per direction
+
+
+def first_used(trace: Trace, state: SentenceCorpus, step: int) -> int:
+    """Where, in step `step`'s candidate set, the first piece the sample uses is (0: none).
+    `state` is the sample as at that step (``corpus_at(trace, sentences, step)``)."""
+    used = state.usage()
+    names = [p for p, _ in trace.steps[step - 1].candidates]
+    return next((n for n, p in enumerate(names) if used[state.index[p]]), 0)
+
+
+def close_up(
+    trace: Trace, state: SentenceCorpus, step: int, piece: str, sentence: int | None = None
+) -> CloseUp:
+    """Candidate `piece` of step `step` and sentence `sentence` (the first that uses the
+    piece by default) cut with and without it; `state` as for :func:`first_used`."""
+    record = trace.steps[step - 1]
+    scores = dict(record.candidates)
+    if piece not in scores:
+        raise ValueError(f"{piece!r} is not among the candidates of step {step}.")
+    emb = embeddings_at(trace, step)
+    if emb is None:
+        raise ValueError("A control run has no embeddings, so no loss to show up close.")
+    window = settings_of(trace).window
+    found = tuple(sentences_with(state, state.index[piece]))
+    if sentence is not None and sentence not in found:
+        raise ValueError(f"Sentence {sentence} does not use {piece!r} at step {step}.")
+    chosen = found[0] if sentence is None and found else sentence
+    example = None
+    if chosen is not None:
+        example = ablation_example(state, PairLoss(emb), state.index[piece], chosen, window)
+    pruned = piece in dict(record.pruned)
+    return CloseUp(step, piece, scores[piece], pruned, found, example, window, emb.unseen_cost)
 
 
 def bracketed(tokens, windows, targets, strong=("**", "**"), escape=str) -> str:

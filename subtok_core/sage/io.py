@@ -11,7 +11,7 @@ from typing import Any
 
 from ..plain import FORMAT_VERSION, csv_text, flag, strings
 from ..records import Trace
-from ._all import SageModel, SageStep
+from .records import SageModel, SageStep
 
 
 def _scored(rows) -> list[list[Any]]:

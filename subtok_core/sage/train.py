@@ -6,7 +6,7 @@ step by step, prune the k pieces whose removal raises the eq. (1) loss least
 kept as the candidate set; in between only the candidates' losses are. Embeddings are
 retrained every l x m steps. Single characters and ``▁`` + character are never pruned.
 
-The controls of issue 7 run the same schedule with another rule: ``frequency`` prunes
+Two controls run the same schedule with another rule: ``frequency`` prunes
 the pieces least used by the current tokenization, ``random`` draws them (seeded).
 
 >>> sentences = [["the", "cat"], ["the", "hat"], ["a", "cat", "sat"]] * 3
@@ -26,83 +26,18 @@ first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
-from typing import ClassVar
+from dataclasses import asdict
 
 import numpy as np
 
 from .. import bpe
-from ..corpus import count_words, load_lines, split_sentences, split_words
-from ..records import SOW, UNK, SegmentTrace, Span, Trace
-from .corpus import UNKNOWN, SentenceCorpus, greedy
+from ..corpus import count_words
+from ..records import Trace
+from .corpus import SentenceCorpus
 from .loss import Embeddings, PairLoss, ablation_losses, corpus_loss, train_embeddings
+from .records import CONTROLS, SCORE_NAMES, SageModel, SageSettings, SageStart, SageStep
 
-CONTROLS = ("frequency", "random")
-SCORE_NAMES = {None: "ablation loss", "frequency": "uses", "random": "random draw"}
-
-
-@dataclass(frozen=True, slots=True)
-class SageSettings:
-    """Algorithm 3's parameters under the paper's names; defaults scaled to small samples
-    (:data:`PAPER` has Table 6's)."""
-
-    vocab_size: int = 1000  # V
-    initial_size: int | None = None  # the BPE size to start from; None: round(n x V)
-    n: float = 1.2  # overshoot factor
-    k: int = 50  # pieces pruned per step
-    M: int = 400  # size of the candidate set  # noqa: N815
-    m: int = 1  # every m steps all losses are recomputed
-    l: int = 2  # embeddings retrained every l x m steps  # noqa: E741
-    window: int = 5  # SaGe's window W (both sides)
-    w2v_window: int = 5
-    dim: int = 50
-    negative: int = 15
-    epochs: int = 5
-    seed: int = 1
-    workers: int = 1
-
-    @property
-    def start_size(self) -> int:
-        return self.initial_size or round(self.n * self.vocab_size)
-
-
-PAPER = SageSettings(vocab_size=16000, n=1.25, k=100, M=1500, m=10, l=4)
-
-
-@dataclass(frozen=True, slots=True)
-class SageStart:
-    """Before the first prune: the BPE vocabulary and the sample it tokenizes."""
-
-    vocab: tuple[str, ...]  # BPE's n x V pieces in the order BPE learned them
-    protected: int  # how many of them are never pruned
-    sentences: int
-    words: int
-    tokens: int  # running tokens of the sample under this vocabulary
-
-
-@dataclass(frozen=True, slots=True)
-class SageStep:
-    """One prune step of Algorithm 3 (or of a control on the same schedule)."""
-
-    number: int
-    vocab_size: int  # after the prune
-    loss: float | None  # eq. (1) before the prune, with this step's embeddings (None: control)
-    recomputed_losses: bool  # every piece's score recomputed (i = 0 mod m)
-    retrained_embeddings: bool
-    candidates: tuple[tuple[str, float], ...]  # the candidate set, lowest score first
-    pruned: tuple[tuple[str, float], ...]
-    tokens: int  # running tokens after the prune
-    embeddings: Embeddings | None = None  # the new embeddings when retrained
-
-
-@dataclass(frozen=True, slots=True)
-class SageModel:
-    """A SaGe vocabulary (BPE's order), applied by greedy longest prefix."""
-
-    algorithm: ClassVar[str] = "sage"
-    vocab: tuple[str, ...]
-    marker: str = "sow"
-    split_punct: bool = False
+DEFAULT = SageSettings()  # the settings of a run that names none
 
 
 def check_settings(s: SageSettings, control: str | None = None) -> None:
@@ -154,21 +89,6 @@ def prepare(sentences: Sequence[Sequence[str]], s: SageSettings) -> SentenceCorp
     return corpus
 
 
-def sample_sentences(
-    source: str | Sequence[str], limit: int | None = None, sentences: bool = True
-) -> list[list[str]]:
-    """A corpus name (or its lines) -> sentences as word lists: lines are split into
-    sentences (SaGe's context unit), empty ones dropped; `limit` keeps the first lines.
-
-    >>> sample_sentences(["It rains. The cat sleeps.", "  ", "Done."])
-    [['It', 'rains.'], ['The', 'cat', 'sleeps.'], ['Done.']]
-    """
-    lines = load_lines(source) if isinstance(source, str) else list(source)
-    lines = [line for line in lines[:limit] if line.strip()]
-    units = split_sentences(lines) if sentences else lines
-    return [words for words in (split_words(u) for u in units) if words]
-
-
 def _scorer(control: str | None, s: SageSettings) -> Callable:
     """The rule that ranks the pieces: ablation loss, uses, or a seeded random draw."""
     if control == "frequency":
@@ -190,14 +110,17 @@ def iter_sage(
     control: str | None = None,
     on_phase: Callable[[str], None] | None = None,
 ) -> Iterator[SageStep]:
-    """Algorithm 3 on a prepared corpus (changed in place), one SageStep per prune;
-    `on_phase(text)` hears what is being computed (for a status line)."""
+    """Algorithm 3 on a prepared corpus, one SageStep per prune; the run prunes a copy, so
+    `corpus` stays as it was. `on_phase(text)` hears what is being computed (a status line).
+    """
     check_settings(s, control)
     say = on_phase or (lambda text: None)
     score = _scorer(control, s)
+    corpus = corpus.copy()  # the run prunes its own copy
     pair, cands = None, np.zeros(0, dtype=np.int64)
     i = 0
     while (size := int(corpus.alive.sum())) > s.vocab_size:
+        # every l x m steps, retrain Word2Vec on the sample as the vocabulary cuts it now
         retrain = control is None and i % (s.l * s.m) == 0
         emb = None
         if retrain:
@@ -205,17 +128,22 @@ def iter_sage(
             emb = train_embeddings(corpus, s.dim, s.w2v_window, s.negative, s.seed,
                                    s.epochs, s.workers, s.window)  # fmt: skip
             pair = PairLoss(emb)
+        # every m steps (or with no candidate left) score every prunable piece, else the candidates
         full = control is not None or i % s.m == 0 or len(cands) == 0
         pool = np.flatnonzero(corpus.alive & ~corpus.protected) if full else cands
         say(f"step {i + 1}: scoring {len(pool):,} pieces by {SCORE_NAMES[control]}")
         ranked, scores = _ranked(pool, np.asarray(score(corpus, pool, pair), dtype=float))
+        # a full scoring keeps the M lowest as the new candidate set
         if full:
             ranked, scores = ranked[: s.M], scores[: s.M]
+        # eq. (1) on the whole sample before the prune, for the log
         loss = corpus_loss(corpus, pair, s.window) if pair is not None else None
+        # prune the k lowest (never below V) and re-cut the words that used them
         take = min(s.k, size - s.vocab_size, len(ranked))
         names = [corpus.pieces[t] for t in ranked.tolist()]
         cand_rows = tuple(zip(names, scores.tolist(), strict=True))
         corpus.remove(ranked[:take].tolist())
+        # the rest stay candidates until the next full scoring
         cands = ranked[take:]
         i += 1
         yield SageStep(i, size - take, loss, full, retrain, cand_rows, cand_rows[:take],
@@ -224,7 +152,7 @@ def iter_sage(
 
 def trace_sage(
     sentences: Sequence[Sequence[str]],
-    s: SageSettings = SageSettings(),
+    s: SageSettings = DEFAULT,
     control: str | None = None,
     on_step: Callable[[SageStep, int], None] | None = None,
     on_phase: Callable[[str], None] | None = None,
@@ -256,6 +184,7 @@ def steps_needed(s: SageSettings) -> int:
 
 
 def settings_of(trace: Trace) -> SageSettings:
+    """The settings a trace was run with."""
     return SageSettings(**{k: v for k, v in trace.params if k != "control"})
 
 
@@ -267,6 +196,7 @@ def vocab_after(trace: Trace, upto: int | None = None) -> tuple[str, ...]:
 
 
 def model_from_trace(trace: Trace, upto: int | None = None) -> SageModel:
+    """The model after the first `upto` prune steps (all of them by default)."""
     return SageModel(vocab_after(trace, upto))
 
 
@@ -277,7 +207,10 @@ def bpe_model(trace: Trace, size: int | None = None) -> SageModel:
     return SageModel(trace.start.vocab[:size])
 
 
-def train_sage(sentences, s: SageSettings = SageSettings(), control: str | None = None):
+def train_sage(
+    sentences: Sequence[Sequence[str]], s: SageSettings = DEFAULT, control: str | None = None
+) -> SageModel:
+    """Run to the end and keep the final vocabulary."""
     return model_from_trace(trace_sage(sentences, s, control))
 
 
@@ -289,7 +222,7 @@ def embeddings_at(trace: Trace, step: int) -> Embeddings | None:
     return None
 
 
-def corpus_at(trace: Trace, sentences, step: int) -> SentenceCorpus:
+def corpus_at(trace: Trace, sentences: Sequence[Sequence[str]], step: int) -> SentenceCorpus:
     """The sample tokenized as at the start of step `step` (before its prune); one past
     the last step is the sample as the final vocabulary cuts it."""
     if not 1 <= step <= len(trace.steps) + 1:
@@ -299,29 +232,3 @@ def corpus_at(trace: Trace, sentences, step: int) -> SentenceCorpus:
     if gone:
         corpus.remove([corpus.index[p] for p in gone])
     return corpus
-
-
-def word_segmenter(model: SageModel) -> Callable[[str], list[str]]:
-    """word -> its pieces by greedy longest prefix; an unseen character becomes [UNK]."""
-    index = {p: i for i, p in enumerate(model.vocab)}
-    longest = max(map(len, model.vocab))
-    names = list(model.vocab)
-    return lambda word: [
-        UNK if i == UNKNOWN else names[i] for i in greedy(SOW + word, index, longest)
-    ]
-
-
-def segment(model: SageModel, text: str) -> SegmentTrace:
-    """Encode a text word by word (greedy longest prefix); tokens as spans."""
-    if not text.strip():
-        raise ValueError("Type a word to encode.")
-    cut = word_segmenter(model)
-    tokens, pos = [], 0
-    for word in split_words(text, model.split_punct):
-        start = text.index(word, pos)
-        pos = start
-        for piece in cut(word):
-            width = 1 if piece == UNK else len(piece.removeprefix(SOW))
-            tokens.append(Span(piece, pos, pos + width))
-            pos += width
-    return SegmentTrace(text, tuple(tokens), ())
