@@ -98,3 +98,25 @@ def test_substring_count_by_hand():
 def test_the_unknown_token_cannot_be_learned_from_the_corpus(train):
     with pytest.raises(ValueError, match="name of the unknown token"):
         train(from_pairs([("[UNK]", 5), ("cat", 2)]), merges=10)
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"n": math.inf}, "finite number, not inf"),
+        ({"n": math.nan}, "finite number, not nan"),
+        ({"vocab_size": 10_000_000}, "more than the 100,000 allowed"),
+        ({"window": 1_000_000}, "window 1,000,000 is more than"),
+        ({"vocab_size": 5000}, "allow BPE at most"),
+    ],
+)
+def test_sage_refuses_what_cannot_succeed_before_training(settings, message):
+    """/sage?V=10000000 kept a server busy for 179 s before it said the sample is too small;
+    the bound (alphabet + the characters of the distinct words) is known before BPE runs."""
+    from subtok_core.sage import SageSettings, sample_sentences, trace_sage
+
+    sentences = sample_sentences("sample:crime")
+    calls = []
+    with pytest.raises(ValueError, match=message):
+        trace_sage(sentences, SageSettings(**settings), on_phase=calls.append)
+    assert not any("Word2Vec" in c or "scoring" in c for c in calls)

@@ -30,7 +30,7 @@ from dataclasses import asdict
 
 import numpy as np
 
-from .. import bpe
+from .. import bpe, limits
 from ..corpus import count_words
 from ..records import Trace
 from .corpus import SentenceCorpus
@@ -44,6 +44,12 @@ def check_settings(s: SageSettings, control: str | None = None) -> None:
     """Refuse settings Algorithm 3 cannot run, in a sentence a student understands."""
     if control is not None and control not in CONTROLS:
         raise ValueError(f"Unknown control {control!r}; choose {' or '.join(CONTROLS)}.")
+    limits.check("sage_n", s.n)  # before start_size multiplies by it (inf, nan)
+    if not s.n > 1 and not s.initial_size:
+        raise ValueError(f"The overshoot n must be more than 1, not {s.n}: SaGe prunes n x V.")
+    limits.check("sage_vocab_size", s.vocab_size)
+    limits.check("sage_vocab_size", s.start_size)
+    limits.check("sage_window", s.window)
     for name in ("vocab_size", "k", "M", "m", "l", "window", "dim", "negative", "epochs"):
         if getattr(s, name) < 1:
             raise ValueError(f"{name} must be at least 1, not {getattr(s, name)}.")
@@ -66,7 +72,15 @@ def prepare(sentences: Sequence[Sequence[str]], s: SageSettings) -> SentenceCorp
     if not sentences:
         raise ValueError("The sample is empty: SaGe needs sentences of words.")
     wc = count_words([w for words in sentences for w in words])
+    limits.check_words(wc.words)
     alphabet = len({ch for w in wc.words for ch in w}) + 1
+    reachable = alphabet + sum(len(w) for w in wc.words)  # each merge removes a symbol
+    if s.start_size > reachable:
+        raise ValueError(  # known before BPE runs: no need to train to find out
+            f"This sample is too small for an initial vocabulary of {s.start_size:,}: its "
+            f"{len(wc):,} distinct words allow BPE at most {reachable:,} pieces. Choose a "
+            "smaller size or a bigger sample."
+        )
     if s.vocab_size < alphabet:
         raise ValueError(
             f"vocab size {s.vocab_size} is smaller than the {alphabet} characters (▁ "
