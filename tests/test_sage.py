@@ -549,7 +549,9 @@ TINY = [["the", "cat", "sat"], ["the", "hat"], ["a", "cat", "sat"]] * 3
         (TINY, SageSettings(vocab_size=14, initial_size=14), None, "must be larger than"),
         (TINY, SageSettings(vocab_size=16, initial_size=12), None, "must be larger than"),
         (TINY, SageSettings(vocab_size=5, initial_size=12), None, r"smaller than the 7 char"),
-        (TINY, SageSettings(vocab_size=14, initial_size=500), None, "runs out of pairs at"),
+        # 7 symbols (▁ included) + 13 characters of the 5 distinct words: at most 20 pieces
+        (TINY, SageSettings(vocab_size=14, initial_size=500), None, "allow BPE at most 20"),
+        (TINY, SageSettings(vocab_size=14, initial_size=19), None, "runs out of pairs at 18"),
         (TINY, SageSettings(vocab_size=14, initial_size=17, k=5, M=3), None, "M = 3"),
         (TINY, SageSettings(vocab_size=14, initial_size=17), "bogus", "Unknown control"),
         (TINY, SageSettings(vocab_size=14, initial_size=17, k=0), None, "k must be at least"),
