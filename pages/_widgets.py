@@ -16,6 +16,7 @@ from subtok_core import corpus, export
 from subtok_core.charts import lessons as viz
 
 TEXT, UPLOAD = "text:your own", "upload:a .txt file"
+PAGES = ("bpe", "wordpiece", "unigram", "sage", "compare")  # the prefixes of widget keys
 DEFAULT_TEXT = "the cat sat on the mat with the other cats"
 
 CHIP_CSS = """
@@ -46,6 +47,29 @@ def ensure_navigation() -> None:
         st.rerun()
 
 
+def widget_key(page: str, name: str) -> str:
+    """The key of a widget (or a value kept in the session) that is not bound to the URL.
+
+    Every such key is made here: it starts with its page, so two pages never share one, and
+    tests/test_app_keys.py checks that no two places make the same name on one page.
+    Widgets bound to the URL (bind="query-params") keep their parameter name as key.
+
+    >>> widget_key("bpe", "encode")
+    'bpe_encode'
+    """
+    if page not in PAGES:
+        raise ValueError(f"Widget keys start with a page ({', '.join(PAGES)}), not {page!r}.")
+    return f"{page}_{name}"
+
+
+def current_page() -> str:
+    """The URL path of the page running now ('bpe', 'sage', ...): the prefix of its keys."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    pages = get_script_run_ctx().pages_manager
+    return pages.get_pages()[pages.current_page_script_hash]["url_pathname"]
+
+
 def corpus_label(name: str) -> str:
     """How a corpus name reads in a select box."""
     infos = {info.name: info for info in corpus.list_corpora()}
@@ -69,7 +93,7 @@ def cached_load(name: str, split_punct: bool = False) -> corpus.WordCounts:
 def punct_box(prefix: str) -> bool:
     return st.checkbox(
         "split punctuation off as separate words",
-        key=f"{prefix}_punct",
+        key=widget_key(prefix, "punct"),
         help="By default words are split at spaces only, so 'fox.' is one word.",
     )
 
@@ -88,16 +112,18 @@ def corpus_editor(name: str, prefix: str) -> corpus.WordCounts | None:
             edited = st.data_editor(
                 rows,
                 num_rows="dynamic",
-                key=f"{prefix}_table_{name}",
+                key=widget_key(prefix, f"table_{name}"),
                 hide_index=True,
                 width="stretch",
             )
             return corpus.from_pairs(edited.itertuples(index=False), name)
         if name == TEXT:
-            text = st.text_area("Your text", DEFAULT_TEXT, key=f"{prefix}_text")
+            text = st.text_area("Your text", DEFAULT_TEXT, key=widget_key(prefix, "text"))
             return corpus.from_text(text, punct_box(prefix), name="your text")
         if name == UPLOAD:
-            upload = st.file_uploader("A UTF-8 .txt file (20 MB at most)", key=f"{prefix}_upload")
+            upload = st.file_uploader(
+                "A UTF-8 .txt file (20 MB at most)", key=widget_key(prefix, "upload")
+            )
             if upload is None:
                 st.info("Upload a file to train on it.")
                 return None
@@ -114,9 +140,13 @@ def corpus_editor(name: str, prefix: str) -> corpus.WordCounts | None:
 
 
 def step_slider(
-    last: int, key: str = "step", label: str = "step (0 = before the first merge)"
+    last: int,
+    key: str = "step",
+    label: str = "step (0 = before the first merge)",
+    page: str | None = None,
 ) -> int:
-    """A step slider (bound to the URL) with previous/next buttons beside it."""
+    """A step slider bound to the URL as ?`key`=i, with previous/next buttons beside it
+    (keyed by `page`: the page running now unless given)."""
     if last < 1:
         st.session_state[key] = 0
         return 0
@@ -127,12 +157,13 @@ def step_slider(
     def move(by: int) -> None:
         st.session_state[key] = max(0, min(last, st.session_state[key] + by))
 
+    page = page or current_page()
     left, mid, right = st.columns([1, 8, 1], vertical_alignment="bottom")
     left.button(
         "◀ previous",
         on_click=move,
         args=(-1,),
-        key=f"{key}_prev",
+        key=widget_key(page, f"{key}_prev"),
         disabled=current <= 0,
         width="stretch",
     )
@@ -140,7 +171,7 @@ def step_slider(
         "next ▶",
         on_click=move,
         args=(1,),
-        key=f"{key}_next",
+        key=widget_key(page, f"{key}_next"),
         disabled=current >= last,
         width="stretch",
     )
@@ -213,8 +244,16 @@ class TraceStore:
 
 
 def fingerprint(*parts) -> str:
-    """A short digest of big inputs (a corpus, its lines), hashed once per run so that the
-    caches below compare a few bytes instead of the whole corpus."""
+    """What every page cache is keyed by: a digest of what its result depends on, the trace
+    or model (or the corpus and the settings it was trained with) and the text it is
+    measured on. A cached function that takes an unhashed `_argument` takes this beside it.
+
+    Pickling a big input costs time (a real sample: some 20 ms), so a page hashes it once
+    per run and passes the digest on; a digest is a short string, cheap to hash again.
+
+    >>> fingerprint("bpe", 10) == fingerprint("bpe", 10) != fingerprint("bpe", 11)
+    True
+    """
     return hashlib.md5(pickle.dumps(parts)).hexdigest()
 
 
@@ -325,7 +364,7 @@ def predict_panel(trace, i: int, judge: Callable, pair_text: Callable, prefix: s
         options,
         index=None,
         format_func=pair_text,
-        key=f"{prefix}_guess_{i}",
+        key=widget_key(prefix, f"guess_{i}"),
         placeholder="pick a pair",
     )
     if guess is not None:
@@ -350,7 +389,7 @@ def downloads(
         lambda: write(trace),
         f"{prefix}_{label.split()[0]}.csv",
         "text/csv",
-        key=f"{prefix}_dl_csv",
+        key=widget_key(prefix, "dl_csv"),
         on_click="ignore",
     )
     right.download_button(
@@ -358,7 +397,7 @@ def downloads(
         lambda: export.trace_to_json(trace, full=not trace.compact if full is None else full),
         f"{prefix}_trace.json",
         "application/json",
-        key=f"{prefix}_dl_json",
+        key=widget_key(prefix, "dl_json"),
         on_click="ignore",
     )
 
@@ -366,12 +405,14 @@ def downloads(
 def punct_on(prefix: str) -> bool:
     """Whether the corpus was pre-tokenized with punctuation split off (toys never are)."""
     return not corpus.is_toy(st.session_state.get("corpus", "")) and bool(
-        st.session_state.get(f"{prefix}_punct", False)
+        st.session_state.get(widget_key(prefix, "punct"), False)
     )
 
 
 def corpus_trace_step(name: str, prefix: str, train: Callable, label: str | None = None):
-    """The corpus panel, the trained trace and the step slider: (wc, trace, i, step).
+    """The corpus panel, the trained trace and the step slider:
+    (wc, corpus_print, trace, i, step), where corpus_print is the corpus's fingerprint,
+    hashed once per run; `train(wc, corpus_print)` gives the trace.
 
     Stops the page (after an st.error) when the corpus or the settings cannot be used.
     """
@@ -379,15 +420,17 @@ def corpus_trace_step(name: str, prefix: str, train: Callable, label: str | None
         wc = corpus_editor(name, prefix)
     if wc is None:
         st.stop()
+    corpus_print = fingerprint(wc)
     try:
-        trace = train(wc)
+        trace = train(wc, corpus_print)
     except ValueError as err:
         st.error(str(err))
         st.stop()
     if trace.truncated:
         st.warning(trace.stop_reason)
-    i = step_slider(len(trace.steps), label=label) if label else step_slider(len(trace.steps))
-    return wc, trace, i, (trace.steps[i - 1] if i else None)
+    last = len(trace.steps)
+    i = step_slider(last, label=label, page=prefix) if label else step_slider(last, page=prefix)
+    return wc, corpus_print, trace, i, (trace.steps[i - 1] if i else None)
 
 
 def table_panel(title: str, note: str, table: pd.DataFrame, trace, chart, **options) -> None:

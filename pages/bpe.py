@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import html
+import inspect
 
 import pandas as pd
 import streamlit as st
 
 from pages import _widgets as w
 from subtok_core import bpe
-from subtok_core.bpe import explain_bpe_start, explain_bpe_step, judge_guess
+from subtok_core.bpe import explain_bpe_start, explain_bpe_step, judge_guess, reference
 from subtok_core.charts import lessons as viz
 from subtok_core.explain import pair_text
 
@@ -20,10 +21,17 @@ MARKER_HELP = (
 )
 
 
-def trained(wc, marker: str, ties: str, merges: int):
+@st.cache_data(show_spinner=False)
+def reference_source() -> str:
+    """The textbook loop the property tests hold the fast trainer to, as source text."""
+    parts = (reference.count_pairs, reference.merge_pair, reference.learn_merges)
+    return "\n\n".join(inspect.getsource(part) for part in parts)
+
+
+def trained(wc, corpus_print: str, marker: str, ties: str, merges: int):
     """The whole trace for these choices: trained once with a progress bar, then kept."""
     return w.trace_store().get(
-        ("bpe", wc, marker, ties, merges),
+        w.fingerprint("bpe", corpus_print, marker, ties, merges),
         lambda report: bpe.trace_bpe(wc, merges=merges, marker=marker, ties=ties, progress=report),
         "Learning merges:",
     )
@@ -40,7 +48,7 @@ def pair_frame(table, chosen=None, tied=()) -> pd.DataFrame:
 def encode_panel(trace, i: int) -> None:
     st.subheader("Encode a word")
     st.caption("The merges learned so far are replayed in the order they were learned.")
-    text = st.text_input("word or words to encode", "lowest", key="bpe_encode")
+    text = st.text_input("word or words to encode", "lowest", key=w.widget_key("bpe", "encode"))
     model = bpe.model_from_trace(trace, i, split_punct=w.punct_on("bpe"))
     try:
         seg = bpe.segment(model, text)
@@ -84,7 +92,9 @@ marker = c2.selectbox(
 ties = w.ties_select(c3, bpe.TIE_RULES)
 merges = w.merges_input(c4)
 
-wc, trace, i, step = w.corpus_trace_step(name, "bpe", lambda wc: trained(wc, marker, ties, merges))
+wc, _, trace, i, step = w.corpus_trace_step(
+    name, "bpe", lambda wc, corpus_print: trained(wc, corpus_print, marker, ties, merges)
+)
 
 if step is None:
     st.info(explain_bpe_start(trace.start, marker))
@@ -116,3 +126,12 @@ with p2:
     encode_panel(trace, i)
 
 w.downloads(trace, "bpe")
+
+with st.expander("Read the code: BPE as a textbook loop"):
+    st.caption(
+        "The loop below recounts every pair before every merge. The page's trainer keeps the "
+        "counts up to date instead (much faster on real samples); the tests check on "
+        "thousands of random corpora that both make the same merges with the same counts, "
+        "under every tie rule and marker."
+    )
+    st.code(reference_source(), language="python")

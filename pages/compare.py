@@ -18,6 +18,7 @@ DEFAULT_TEXT = "Tokenizers disagree most about rare words such as unbelievably o
 SAME = "the training corpus"
 WINDOW = 5  # neighbours within 5 tokens on each side, as the SaGe paper
 SAGE_KEY = "sage_latest"  # set by the SaGe page: the last SaGe vocabulary it trained
+PAGE = "compare"
 
 SPAN_CSS = """
 <style>
@@ -47,33 +48,39 @@ def kinds_from_url() -> list[str]:
 
 
 def store_kinds() -> None:
-    st.query_params["tok"] = ",".join(st.session_state["compare_tok"])
+    st.query_params["tok"] = ",".join(st.session_state[w.widget_key(PAGE, "tok")])
 
 
 def controls():
     c1, c2, c3 = st.columns([3, 1, 3])
     name = w.corpus_select(c1, default="sample:lee")
     size = int(c2.number_input("vocab size", 1, 50_000, 2000, key="size", bind="query-params"))
-    if "compare_tok" not in st.session_state:
-        st.session_state["compare_tok"] = kinds_from_url()
+    if w.widget_key(PAGE, "tok") not in st.session_state:
+        st.session_state[w.widget_key(PAGE, "tok")] = kinds_from_url()
     chosen = c3.multiselect(
         "tokenizers (2 to 4)",
         list(known_kinds()),
         format_func=LABELS.get,
-        key="compare_tok",
+        key=w.widget_key(PAGE, "tok"),
         on_change=store_kinds,
     )
     return name, size, chosen
 
 
-def trained(kind: str, wc, size: int):
+def trained(kind: str, wc, corpus_print: str, size: int) -> tuple[object, str]:
+    """A tokenizer's model and its fingerprint. SaGe's is the vocabulary the SaGe page last
+    trained in this session, known by itself; the others are trained here, once per corpus
+    and size, and known by those (`corpus_print` is the corpus's fingerprint)."""
     if kind == "sage":
-        return st.session_state[SAGE_KEY]["model"]
-    return w.trace_store().get(
-        ("compare", kind, wc, size),
+        model = st.session_state[SAGE_KEY]["model"]
+        return model, w.fingerprint(model)
+    model_print = w.fingerprint("compare", kind, corpus_print, size)
+    model = w.trace_store().get(
+        model_print,
         lambda report: compare.train(kind, wc, size, report),
         f"Training {LABELS[kind]}:",
     )
+    return model, model_print
 
 
 def color_of(token: str) -> str:
@@ -101,8 +108,8 @@ def spans_html(text: str, encoded, odd: set, show_ids: bool) -> str:
 
 def side_by_side(models: dict) -> None:
     st.subheader("One text, every tokenizer")
-    text = st.text_area("Type any text", DEFAULT_TEXT, key="compare_text")
-    show_ids = st.checkbox("show token ids", key="compare_ids")
+    text = st.text_area("Type any text", DEFAULT_TEXT, key=w.widget_key(PAGE, "encode"))
+    show_ids = st.checkbox("show token ids", key=w.widget_key(PAGE, "ids"))
     try:
         encoded = {kind: compare.encode(model, text) for kind, model in models.items()}
     except ValueError as err:
@@ -132,13 +139,15 @@ def measure_lines(name: str, measure: str, wc) -> tuple[str, ...]:
 
 
 @st.cache_resource(max_entries=12, show_spinner="Encoding the corpus ...")
-def tokenized(kind: str, key: str, _model, _lines) -> metrics.Tokenized:
+def tokenized(kind: str, fingerprint: str, _model, _lines) -> metrics.Tokenized:
+    """The corpus `_lines` encoded by `_model`; `fingerprint` is theirs (see charts)."""
     return metrics.tokenize_with(_model, list(_lines), LABELS[kind])
 
 
 @st.cache_data(max_entries=24, show_spinner=False)
-def tables(kind: str, key: str, _t, _vocab) -> dict:
-    """Every metric of one tokenizer on one corpus, computed once per choice."""
+def tables(kind: str, fingerprint: str, _t, _vocab) -> dict:
+    """Every metric of one tokenizer on one corpus, computed once per model and corpus:
+    `_t` and `_vocab` are tokenized(kind, fingerprint, model, ...) and model.vocab."""
     return {
         "lengths": metrics.token_lengths(_vocab),
         "fertility": metrics.fertility(_t),
@@ -159,15 +168,18 @@ def chart(title: str, key: str, built, table: pd.DataFrame, read: str | None = N
         table.to_csv(index=False),
         f"{key}.csv",
         "text/csv",
-        key=f"compare_dl_{key}",
+        key=w.widget_key(PAGE, f"csv_{key}"),
         on_click="ignore",
     )
 
 
-def charts(models: dict, wc, size: int, lines: tuple[str, ...]) -> None:
-    key = w.fingerprint(wc, size, lines)
-    toks = {k: tokenized(k, key, m, lines) for k, m in models.items()}
-    per = {LABELS[k]: tables(k, key, toks[k], tuple(m.vocab)) for k, m in models.items()}
+def charts(models: dict, prints: dict, lines: tuple[str, ...]) -> None:
+    """The measures of each model (`prints`: their fingerprints) on `lines`, cached by the
+    fingerprint of both: SaGe's numbers follow the vocabulary this session trained."""
+    lines_print = w.fingerprint(lines)  # hashed once per run
+    keys = {k: w.fingerprint(prints[k], lines_print) for k in models}
+    toks = {k: tokenized(k, keys[k], m, lines) for k, m in models.items()}
+    per = {LABELS[k]: tables(k, keys[k], toks[k], tuple(m.vocab)) for k, m in models.items()}
     summary = pd.DataFrame(
         [
             {
@@ -272,7 +284,7 @@ except ValueError as err:
     st.error(str(err))
     st.stop()
 with st.expander("The training corpus", expanded=False):
-    wc = w.corpus_editor(name, "compare")
+    wc = w.corpus_editor(name, PAGE)
 if wc is None:
     st.stop()
 if "sage" in kinds:
@@ -284,11 +296,14 @@ if "sage" in kinds:
     )
 else:
     st.caption("Train a vocabulary on the SaGe page and it can join this comparison.")
+corpus_print = w.fingerprint(wc)  # hashed once per run
 try:
-    models = {kind: trained(kind, wc, size) for kind in kinds}
+    found = {kind: trained(kind, wc, corpus_print, size) for kind in kinds}
 except ValueError as err:
     st.error(str(err))
     st.stop()
+models = {kind: model for kind, (model, _) in found.items()}
+prints = {kind: model_print for kind, (_, model_print) in found.items()}
 side_by_side(models)
 st.divider()
 st.subheader("Measured on a corpus")
@@ -300,6 +315,6 @@ measure = st.selectbox(
     help="Out of domain (SaGe §4.1): train on one sample, measure on another.",
 )
 try:
-    charts(models, wc, size, measure_lines(name, measure, wc))
+    charts(models, prints, measure_lines(name, measure, wc))
 except ValueError as err:
     st.error(str(err))

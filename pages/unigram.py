@@ -29,6 +29,7 @@ KIND_TITLE = {
         "prune": "Prune",
     },
 }
+PAGE = "unigram"
 SAMPLE_SIZE = 2000  # target vocab size on real samples when the student leaves 0
 LIST_MAX_CHARS = 10  # every segmentation is listed only for words this short
 VOCAB_ROWS = 1000  # a bigger vocabulary shows its most probable pieces
@@ -38,14 +39,15 @@ REMOVAL_ROWS = 200  # removal-loss rows shown around the cut
 def student_choices() -> tuple[str, ...]:
     """The student's removal per round ('' = automatic), kept in the session and in the URL
     as ?remove=un,,bu so that a link reproduces them."""
-    if "unigram_choices" not in st.session_state:
+    mine = w.widget_key(PAGE, "choices")
+    if mine not in st.session_state:
         text = st.query_params.get("remove", "")
-        st.session_state["unigram_choices"] = tuple(text.split(",")) if text else ()
-    return st.session_state["unigram_choices"]
+        st.session_state[mine] = tuple(text.split(",")) if text else ()
+    return st.session_state[mine]
 
 
 def set_choices(choices: tuple[str, ...]) -> None:
-    st.session_state["unigram_choices"] = choices
+    st.session_state[w.widget_key(PAGE, "choices")] = choices
     if choices:
         st.query_params["remove"] = ",".join(choices)
     elif "remove" in st.query_params:
@@ -97,36 +99,63 @@ def settings(variant: str) -> dict:
     if variant == "em":
         return {
             "seed_size": int(
-                s1.number_input("seed size", 10, 1_000_000, 100_000, key="unigram_ss")
+                s1.number_input(
+                    "seed size", 10, 1_000_000, 100_000, key=w.widget_key(PAGE, "em_seed_size")
+                )
             ),
             "shrinking_factor": s2.slider(
-                "shrinking factor", 0.5, 0.95, 0.75, key="unigram_shrink"
+                "shrinking factor", 0.5, 0.95, 0.75, key=w.widget_key(PAGE, "shrink")
             ),
             "em_iterations": int(
-                s3.number_input("EM iterations per round", 1, 10, 2, key="unigram_em")
+                s3.number_input("EM iterations per round", 1, 10, 2, key=w.widget_key(PAGE, "em"))
             ),
         }
-    seed = s1.selectbox(
-        "seed vocabulary",
-        SEEDS,
-        key="seed",
-        bind="query-params",
-        help=" · ".join(f"{k}: {v}" for k, v in SEED_TEXT.items()),
+    seed = seed_select(s1)
+    longest = int(
+        s2.number_input(
+            "longest seed piece (0 = no limit)", 0, 50, 0, key=w.widget_key(PAGE, "len")
+        )
     )
-    longest = int(s2.number_input("longest seed piece (0 = no limit)", 0, 50, 0, key="unigram_len"))
     out = {
         "seed": seed,
         "max_piece_len": longest or None,
-        "prune_percent": s3.slider("prune % per round", 1, 50, 10, key="unigram_pct"),
+        "prune_percent": s3.slider("prune % per round", 1, 50, 10, key=w.widget_key(PAGE, "pct")),
         "choices": student_choices(),
     }
     if seed == "frequent":
-        out["seed_size"] = int(s1.number_input("seed size", 1, 100_000, 5000, key="unigram_ss"))
+        out["seed_size"] = int(
+            s1.number_input("seed size", 1, 100_000, 5000, key=w.widget_key(PAGE, "seed_size"))
+        )
     return out
 
 
-def trained(wc, params: dict):
-    key = ("unigram", wc, tuple(sorted(params.items())))
+def seed_select(col) -> str:
+    """The seed vocabulary, kept in the URL as ?seed=NAME (a value that names none: the first).
+
+    Not a widget bound to the URL: the SaGe page binds ?seed= to its random seed, a number,
+    and a bound parameter follows the student to the other page and into its widget."""
+    if w.widget_key(PAGE, "seed") not in st.session_state:
+        text = st.query_params.get("seed", SEEDS[0])
+        st.session_state[w.widget_key(PAGE, "seed")] = text if text in SEEDS else SEEDS[0]
+    return col.selectbox(
+        "seed vocabulary",
+        SEEDS,
+        key=w.widget_key(PAGE, "seed"),
+        on_change=store_seed,
+        help=" · ".join(f"{k}: {v}" for k, v in SEED_TEXT.items()),
+    )
+
+
+def store_seed() -> None:
+    seed = st.session_state[w.widget_key(PAGE, "seed")]
+    if seed != SEEDS[0]:
+        st.query_params["seed"] = seed
+    elif "seed" in st.query_params:
+        del st.query_params["seed"]
+
+
+def trained(wc, corpus_print: str, params: dict):
+    key = w.fingerprint("unigram", corpus_print, tuple(sorted(params.items())))
     return w.trace_store().get(
         key, lambda report: unigram.trace_unigram(wc, progress=report, **params), "Training:"
     )
@@ -258,7 +287,7 @@ def all_segmentations_panel(record, word: str) -> None:
 def lattice_panel(trace, i: int, record, variant: str) -> None:
     st.subheader("The lattice of a word")
     words = list(trace.start.words)
-    word = st.text_input("word", words[0], key="unigram_word")
+    word = st.text_input("word", words[0], key=w.widget_key(PAGE, "word"))
     try:
         model = unigram.model_from_trace(trace, i)
     except ValueError:  # compact steps keep only the top rows: show the final model
@@ -317,7 +346,7 @@ def pick_panel(trace, step) -> None:
         "Remove another piece this round",
         pieces,
         index=None,
-        key=f"unigram_pick_{step.round}",
+        key=w.widget_key(PAGE, f"pick_{step.round}"),
         placeholder="pick a piece",
     )
     if pick is not None:
@@ -325,12 +354,17 @@ def pick_panel(trace, step) -> None:
         mine[step.round - 1] = pick
         st.button(
             "Remove it",
-            key=f"unigram_remove_{step.round}",
+            key=w.widget_key(PAGE, f"remove_{step.round}"),
             on_click=set_choices,
             args=(tuple(mine),),
         )
     if student_choices():
-        st.button("Back to automatic pruning", key="unigram_auto", on_click=set_choices, args=((),))
+        st.button(
+            "Back to automatic pruning",
+            key=w.widget_key(PAGE, "auto"),
+            on_click=set_choices,
+            args=((),),
+        )
 
 
 def step_view(trace, i: int, step, variant: str) -> None:
@@ -403,8 +437,11 @@ st.write(
 )
 name, variant, params = controls()
 st.caption(f"Variant: **{VARIANT_TEXT[variant]}**.")
-wc, trace, i, step = w.corpus_trace_step(
-    name, "unigram", lambda wc: trained(wc, params), "step (0 = the seed vocabulary)"
+wc, _, trace, i, step = w.corpus_trace_step(
+    name,
+    PAGE,
+    lambda wc, corpus_print: trained(wc, corpus_print, params),
+    "step (0 = the seed vocabulary)",
 )
 if step is None:
     st.info(f"{trace.start.seed} Move the slider to run the first E-step.")
@@ -414,4 +451,4 @@ else:
 step_view(trace, i, step, variant)
 loss_curve(trace, i, variant)
 lattice_panel(trace, i, step or trace.start, variant)
-w.downloads(trace, "unigram", ("steps (CSV)", export.steps_csv), full=True)
+w.downloads(trace, PAGE, ("steps (CSV)", export.steps_csv), full=True)

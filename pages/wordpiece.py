@@ -20,10 +20,10 @@ from subtok_core.wordpiece.explain import (
 )
 
 
-def trained(wc, ties: str, merges: int, specials: bool):
+def trained(wc, corpus_print: str, ties: str, merges: int, specials: bool):
     """The whole trace for these choices: trained once with a progress bar, then kept."""
     return w.trace_store().get(
-        ("wordpiece", wc, ties, merges, specials),
+        w.fingerprint("wordpiece", corpus_print, ties, merges, specials),
         lambda report: wordpiece.trace_wordpiece(
             wc, merges=merges, ties=ties, special_tokens=specials, progress=report
         ),
@@ -31,10 +31,11 @@ def trained(wc, ties: str, merges: int, specials: bool):
     )
 
 
-def bpe_twin(wc, merges: int):
-    """BPE with as many merges on the same corpus, for the [UNK] contrast."""
+def bpe_twin(wc, corpus_print: str, merges: int):
+    """BPE with as many merges on the same corpus, for the [UNK] contrast (the BPE page's
+    run with marker none and tie rule first, under the same key)."""
     return w.trace_store().get(
-        ("bpe", wc, "none", "first", merges),
+        w.fingerprint("bpe", corpus_print, "none", "first", merges),
         lambda report: bpe.trace_bpe(wc, merges=merges, progress=report),
         "Learning BPE merges for comparison:",
     )
@@ -75,17 +76,19 @@ def contrast_line(step) -> None:
     )
 
 
-def encode_panel(trace, i: int, wc, merges: int) -> None:
+def encode_panel(trace, i: int, wc, corpus_print: str, merges: int) -> None:
     st.subheader("Encode a word")
     st.caption(
         "WordPiece keeps no merges, only the vocabulary: from the start of the word it takes "
         "the longest piece in the vocabulary, then goes on with the rest (as ##...)."
     )
-    text = st.text_input("word or words to encode", "fused funny", key="wordpiece_encode")
+    text = st.text_input(
+        "word or words to encode", "fused funny", key=w.widget_key("wordpiece", "encode")
+    )
     model = wordpiece.model_from_trace(trace, i, split_punct=w.punct_on("wordpiece"))
     try:
         seg = wordpiece.segment(model, text)
-        twin = bpe.segment(bpe.model_from_trace(bpe_twin(wc, merges), i), text)
+        twin = bpe.segment(bpe.model_from_trace(bpe_twin(wc, corpus_print, merges), i), text)
     except ValueError as err:
         st.error(str(err))
         return
@@ -124,14 +127,14 @@ ties = w.ties_select(c2, bpe.TIE_RULES)
 merges = w.merges_input(c3)
 specials = st.checkbox(
     "BERT's special tokens ([PAD] [UNK] [CLS] [SEP] [MASK]) at the front of the vocabulary",
-    key="wordpiece_special",
+    key=w.widget_key("wordpiece", "special"),
 )
 if name == "toy:hug-pug":
     with st.expander("A slip in the Hugging Face course, computed exactly"):
         st.write(wordpiece.HF_COURSE_NOTE)
 
-wc, trace, i, step = w.corpus_trace_step(
-    name, "wordpiece", lambda wc: trained(wc, ties, merges, specials)
+wc, corpus_print, trace, i, step = w.corpus_trace_step(
+    name, "wordpiece", lambda wc, corpus_print: trained(wc, corpus_print, ties, merges, specials)
 )
 
 if step is None:
@@ -165,6 +168,6 @@ with p1:
         "wordpiece",
     )
 with p2:
-    encode_panel(trace, i, wc, merges)
+    encode_panel(trace, i, wc, corpus_print, merges)
 
 w.downloads(trace, "wordpiece")

@@ -83,9 +83,17 @@ def app_url():
         proc.wait(timeout=10)
 
 
+def clear_every_cache() -> None:
+    """Empty st.cache_data and st.cache_resource; the server-wide trace store
+    (pages._widgets.trace_store) is a cache_resource, so it goes with them."""
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
 @pytest.fixture(autouse=True)
 def fresh_caches():
-    """st.cache_data outlives an AppTest; every test starts with an empty one."""
-    st.cache_data.clear()
+    """Streamlit's caches and the trace store outlive an AppTest; every test starts and
+    ends with them empty (a test that shares them between sessions does so on purpose)."""
+    clear_every_cache()
     yield
-    st.cache_data.clear()
+    clear_every_cache()

@@ -27,10 +27,10 @@ def test_moving_the_step_changes_the_shown_merge():
     at = bpe_page()
     at.slider(key="step").set_value(1).run()
     assert "Merge 1: the pair (a, t) occurs 20 times" in infos(at)
-    at.button(key="step_next").click().run()
+    at.button(key="bpe_step_next").click().run()
     assert at.slider(key="step").value == 2
     assert "Merge 2: the pair (a, g) occurs 16 times" in infos(at)
-    at.button(key="step_prev").click().run()
+    at.button(key="bpe_step_prev").click().run()
     assert "Merge 1: the pair (a, t)" in infos(at)
 
 

@@ -19,7 +19,7 @@ def test_the_step_slider_changes_the_merge_and_its_exact_score():
     assert "Merge 1: (s, ##u) scores 1/3 = 3 / (3 x 3)" in infos(at)
     first = score_table(at).iloc[0]
     assert (first["pair"], first["fraction"], first["status"]) == ("(s, ##u)", "1/3", "merged")
-    at.button(key="step_next").click().run()
+    at.button(key="wordpiece_step_next").click().run()
     assert "Merge 2: (##e, ##r) scores 1/4" in infos(at)
     table = score_table(at)
     tied = table[table["status"] == "tied"]

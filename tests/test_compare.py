@@ -74,7 +74,7 @@ def token_lines(at) -> dict[str, str]:
 def test_compare_page_tokenizes_the_typed_text_with_each_tokenizer():
     at = open_page("pages/compare.py", corpus="toy:cat-bat", size="12", tok="bpe,unigram")
     assert set(token_lines(at)) == {"BPE", "Unigram"}
-    at.text_area(key="compare_text").input("cats bag").run()
+    at.text_area(key="compare_encode").input("cats bag").run()
     lines = token_lines(at)
     assert lines["BPE"].startswith("**BPE**: 4 tokens")
     assert ">▁cat<" in lines["BPE"] and ">ag<" in lines["BPE"]

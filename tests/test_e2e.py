@@ -100,3 +100,24 @@ def test_sage_deep_link_runs_on_a_small_sample_and_shows_the_verdict(page: Page,
     expect(page.get_by_text("Which of the paper's trends")).to_be_visible()
     expect(page.get_by_text(re.compile(r"^longer tokens: SaGe (yes|no)"))).to_be_visible()
     expect(page).to_have_url(re.compile(r"V=150"))
+
+
+def test_unigram_seed_vocabulary_keeps_its_url_name_and_ignores_the_sage_seed(
+    page: Page, app_url: str
+):
+    seed_box = page.get_by_role("combobox", name="seed vocabulary")
+    page.goto(f"{app_url}/unigram?corpus=toy:run-bug&seed=frequent")
+    settle(page)
+    page.get_by_text("Seed and pruning settings").click()
+    expect(seed_box).to_have_value("frequent", timeout=30_000)
+    pick_from(page, "seed vocabulary", "all")
+    expect(page).to_have_url(re.compile(r"seed=all"))
+    # a SaGe link binds ?seed= to Word2Vec's seed; it follows the student, not into Unigram
+    page.goto(f"{app_url}/sage?corpus=sample:crime&V=60&seed=3")
+    settle(page)
+    expect(page.get_by_text("smaller than the 73 characters")).to_be_visible(timeout=60_000)
+    page.get_by_test_id("stSidebarNav").get_by_text("Unigram LM").click()
+    settle(page)
+    page.get_by_text("Seed and pruning settings").click()
+    expect(seed_box).to_have_value("strict", timeout=30_000)
+    expect(page.get_by_test_id("stException")).to_have_count(0)

@@ -1,0 +1,263 @@
+"""Widget keys: every key not bound to the URL starts with its page, and no two widgets
+share one.
+
+Two walks, because each sees what the other cannot. The source of every page file is
+read whole, every branch included, also those no test runs (the two "seed size" inputs
+of /unigram were never shown together, so no run could make them collide). And every
+page is run by AppTest where it shows the most widgets, which sees the keys the source
+only computes (a loop over settings, a key passed in) and a collision Streamlit raises.
+"""
+
+import ast
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+from apptools import APP
+from streamlit.elements.lib.utils import user_key_from_element_id
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).parents[1]
+PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by every page
+    "_widgets.py": None,
+    "bpe.py": "bpe",
+    "wordpiece.py": "wordpiece",
+    "unigram.py": "unigram",
+    "compare.py": "compare",
+    "sage.py": "sage",
+    "_sage_views.py": "sage",
+    "_sage_results.py": "sage",
+    "home.py": "home",
+}
+MADE_BY_HELPER = {"_widgets.py", "bpe.py", "wordpiece.py", "unigram.py", "compare.py"}
+ANY = "{}"  # a part of a key computed when the page runs
+
+
+# --- the source ---------------------------------------------------------------------------
+
+
+class Key(NamedTuple):
+    file: str
+    line: int
+    page: str
+    text: str  # the key, its computed parts as {}
+    bound: bool  # bind="query-params": the key is the URL parameter's name
+    by_helper: bool  # made by widget_key
+
+
+def template(node: ast.expr) -> str:
+    """A key's text with every computed part as {}."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.replace("{", "(").replace("}", ")")
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            template(part) if isinstance(part, ast.Constant) else ANY for part in node.values
+        )
+    return ANY
+
+
+def called(node: ast.Call) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def module_constants(tree: ast.Module) -> dict[str, str]:
+    """NAME = "text" at the top of a module (PAGE = "unigram")."""
+    return {
+        target.id: stmt.value.value
+        for stmt in tree.body
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant)
+        for target in stmt.targets
+        if isinstance(target, ast.Name) and isinstance(stmt.value.value, str)
+    }
+
+
+def keys_in(tree: ast.AST, file: str, page: str, names: dict, skip: set) -> list[Key]:
+    """The key= arguments of widget calls under `tree` (not those of calls to `skip`)."""
+    keys = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or called(node) in skip:
+            continue
+        kwargs = {kw.arg: kw.value for kw in node.keywords if kw.arg}
+        if "key" not in kwargs:
+            continue
+        value = kwargs["key"]
+        bound = getattr(kwargs.get("bind"), "value", None) == "query-params"
+        by_helper = isinstance(value, ast.Call) and called(value) == "widget_key"
+        if by_helper:  # widget_key(PAGE or "bpe" or a helper's prefix, name)
+            page_arg, name_arg = value.args
+            own = names.get(getattr(page_arg, "id", ""), getattr(page_arg, "value", page))
+            text = f"{own}_{template(name_arg)}"
+        else:
+            text = template(value)
+        keys.append(Key(file, node.lineno, page, text, bound, by_helper))
+    return keys
+
+
+def source_keys() -> list[Key]:
+    """Every key= argument in pages/; a helper's keys in _widgets once for each page that
+    calls the helper (directly or through another helper), with that page's prefix."""
+    widgets = ast.parse((ROOT / "pages" / "_widgets.py").read_text())
+    helpers = {f.name: f for f in widgets.body if isinstance(f, ast.FunctionDef)}
+    calls = {
+        name: {called(n) for n in ast.walk(f) if isinstance(n, ast.Call)} & set(helpers)
+        for name, f in helpers.items()
+    }
+    skip = set(helpers) - {"widget_key"} | {"min", "max", "sorted", "sort"}
+    found = []
+    for path in sorted((ROOT / "pages").glob("*.py")):
+        if path.name == "_widgets.py":
+            continue
+        tree, page = ast.parse(path.read_text()), PAGE_OF[path.name]
+        found += keys_in(tree, path.name, page, module_constants(tree), skip)
+        used = {
+            n.func.attr
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and getattr(n.func.value, "id", "") == "w"
+        } & set(helpers)
+        while True:  # the helpers those helpers call
+            more = set().union(*(calls[name] for name in used)) - used
+            if not more:
+                break
+            used |= more
+        for name in sorted(used):
+            found += keys_in(helpers[name], "_widgets.py", page, {}, skip)
+    return found
+
+
+def pattern(text: str) -> re.Pattern:
+    return re.compile(".+".join(re.escape(part) for part in text.split(ANY)))
+
+
+def can_meet(a: str, b: str) -> bool:
+    """Whether two key templates can make the same key (each tried on the other written
+    out, its computed parts as 'x')."""
+    return bool(
+        pattern(a).fullmatch(b.replace(ANY, "x")) or pattern(b).fullmatch(a.replace(ANY, "x"))
+    )
+
+
+def test_every_key_not_bound_to_the_url_is_made_by_widget_key_and_starts_with_its_page():
+    wrong = set()
+    for key in source_keys():
+        if key.bound:
+            continue
+        where = f"{key.file}:{key.line} {key.text} (/{key.page})"
+        if key.file in MADE_BY_HELPER and not key.by_helper:
+            wrong.add(f"{where}: not made by widget_key")
+        elif not key.text.startswith(f"{key.page}_"):
+            wrong.add(f"{where}: does not start with {key.page}_")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_no_two_places_in_the_source_make_the_same_key():
+    keys = [key for key in source_keys() if not key.bound]
+    clashes = set()
+    for n, a in enumerate(keys):
+        for b in keys[n + 1 :]:
+            if (
+                a.page == b.page
+                and (a.file, a.line) != (b.file, b.line)
+                and can_meet(a.text, b.text)
+            ):
+                clashes.add(
+                    f"/{a.page}: {a.text} ({a.file}:{a.line}), {b.text} ({b.file}:{b.line})"
+                )
+    assert not clashes, "\n".join(sorted(clashes))
+
+
+# --- the pages, run ------------------------------------------------------------------------
+
+TINY_SAGE = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}
+VIEWS = [  # page, URL, what to choose after: the views that show the most widgets
+    ("bpe", {}, {}),
+    ("bpe", {"corpus": "text:your own"}, {}),
+    ("wordpiece", {"corpus": "toy:sunflower", "step": "2"}, {}),
+    ("wordpiece", {"corpus": "text:your own"}, {}),
+    ("unigram", {"corpus": "toy:run-bug", "step": "2"}, {"unigram_pick_1": "un"}),
+    ("unigram", {"corpus": "toy:hug-pug", "seed": "frequent"}, {}),
+    ("unigram", {"corpus": "toy:hug-pug", "variant": "em", "step": "1"}, {}),
+    ("compare", {"corpus": "toy:cat-bat", "size": "12", "tok": "bpe,unigram"}, {}),
+    ("compare", {"corpus": "text:your own", "size": "30", "tok": "bpe,wordpiece"}, {}),
+    ("compare", {"corpus": "upload:a .txt file", "tok": "bpe,unigram"}, {}),
+    ("sage", TINY_SAGE, {}),
+    ("sage", {"corpus": "upload"}, {}),
+]
+
+
+def run_page(page: str, **query) -> AppTest:
+    """Open `page` with these URL parameters; an exception stays in at.exception."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in query.items():
+        at.query_params[name] = value
+    at.run()
+    return at.switch_page(f"pages/{page}.py").run()
+
+
+def walk(node):
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from walk(child)
+
+
+def shown_keys(at: AppTest) -> list[tuple[str, str, bool]]:
+    """(key, kind of widget, bound to the URL) of every keyed element on the page."""
+    keys = []
+    for node in walk(at._tree):
+        element_id = getattr(getattr(node, "proto", None), "id", "")
+        key = user_key_from_element_id(element_id) if element_id else None
+        if key:
+            keys.append((key, node.type, bool(getattr(node.proto, "query_param_key", ""))))
+    return keys
+
+
+@pytest.fixture(scope="module")
+def every_view():
+    """page -> the keyed widgets of each view; and what each view raised, if it did."""
+    shown, raised = defaultdict(list), []
+    for page, query, choices in VIEWS:
+        at = run_page(page, **query)
+        for key, value in choices.items():
+            at.selectbox(key=key).set_value(value).run()
+        raised += [(page, query, e.message) for e in at.exception]
+        shown[page] += shown_keys(at)
+    return shown, raised
+
+
+def test_no_page_raises_a_duplicate_key(every_view):
+    _, raised = every_view
+    clashes = [view for view in raised if "same `key=" in view[2]]
+    assert not clashes, clashes
+
+
+def test_every_view_runs_to_its_end_so_every_widget_is_seen(every_view):
+    _, raised = every_view
+    assert not raised, raised
+
+
+def test_every_key_shown_not_bound_to_the_url_starts_with_its_page(every_view):
+    shown, _ = every_view
+    wrong = {
+        f"/{page}: {key}"
+        for page, keys in shown.items()
+        for key, _, bound in keys
+        if not bound and not key.startswith(f"{page}_")
+    }
+    assert not wrong, sorted(wrong)
+
+
+def test_a_url_parameter_two_pages_bind_is_the_same_kind_of_widget(every_view):
+    """Bound to the URL, a value follows the student to the next page: ?seed=3 of SaGe's
+    number box must not land in a select box of seed vocabularies."""
+    shown, _ = every_view
+    kinds = defaultdict(set)
+    for page, keys in shown.items():
+        for key, kind, bound in keys:
+            if bound:
+                kinds[key].add((kind, page))
+    mixed = {k: sorted(v) for k, v in kinds.items() if len({kind for kind, _ in v}) > 1}
+    assert not mixed, mixed
