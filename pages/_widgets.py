@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import html
+import logging
 import pickle
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 
 import pandas as pd
@@ -14,6 +13,7 @@ import streamlit as st
 
 from subtok_core import corpus, export
 from subtok_core.charts import lessons as viz
+from subtok_core.store import Store
 
 TEXT, UPLOAD = "text:your own", "upload:a .txt file"
 PAGES = ("bpe", "wordpiece", "unigram", "sage", "compare")  # the prefixes of widget keys
@@ -200,47 +200,29 @@ def show_chips(rows: str) -> None:
     st.markdown(CHIP_CSS + f'<div class="chips">{rows}</div>', unsafe_allow_html=True)
 
 
-class TraceStore:
-    """Finished training runs by their inputs, the oldest dropped past `size`.
+class TraceStore(Store):
+    """The server-wide store (subtok_core.store: single flight, a byte budget) with a
+    progress bar: the session that trains a run and every session waiting for it see it.
 
     st.cache_data cannot hold a run that draws a progress bar while it trains (it would
     replay the bar on every hit), so runs are trained outside it and kept here instead.
     """
 
-    def __init__(self, size: int = 32):
-        self.size, self.lock, self.runs = size, threading.Lock(), OrderedDict()
-
-    def cached(self, key: Hashable):
-        """The run kept under `key`, or None."""
-        with self.lock:
-            if key in self.runs:
-                self.runs.move_to_end(key)
-                return self.runs[key]
-        return None
-
-    def keep(self, key: Hashable, result):
-        """Keep a finished run (dropping the oldest past `size`) and give it back."""
-        with self.lock:
-            self.runs[key] = result
-            while len(self.runs) > self.size:
-                self.runs.popitem(last=False)
-        return result
-
-    def get(self, key: Hashable, compute: Callable, label: str):
+    def trained(self, key: Hashable, compute: Callable, label: str):
+        """The run under `key`, trained here or by another session, with a progress bar."""
         done = self.cached(key)
         if done is not None:
             return done
         holder = st.empty()
         bar = holder.progress(0.0, text=label)
 
-        def report(done: int, total: int) -> None:
+        def show(done: int, total: int) -> None:
             bar.progress(min(1.0, done / max(total, 1)), text=f"{label} {done:,} of {total:,}")
 
         try:
-            result = compute(report)
+            return self.get(key, compute, show)
         finally:
             holder.empty()
-        return self.keep(key, result)
 
 
 def fingerprint(*parts) -> str:
@@ -259,7 +241,14 @@ def fingerprint(*parts) -> str:
 
 @st.cache_resource
 def trace_store() -> TraceStore:
-    """One store for the whole server, shared by every session and page."""
+    """One store for the whole server, shared by every session and page; each training it
+    does is logged on the server (logger subtok_core.store)."""
+    log = logging.getLogger("subtok_core")
+    if not log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
     return TraceStore()
 
 

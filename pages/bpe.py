@@ -30,7 +30,7 @@ def reference_source() -> str:
 
 def trained(wc, corpus_print: str, marker: str, ties: str, merges: int):
     """The whole trace for these choices: trained once with a progress bar, then kept."""
-    return w.trace_store().get(
+    return w.trace_store().trained(
         w.fingerprint("bpe", corpus_print, marker, ties, merges),
         lambda report: bpe.trace_bpe(wc, merges=merges, marker=marker, ties=ties, progress=report),
         "Learning merges:",

@@ -75,7 +75,7 @@ def trained(kind: str, wc, corpus_print: str, size: int) -> tuple[object, str]:
         model = st.session_state[SAGE_KEY]["model"]
         return model, w.fingerprint(model)
     model_print = w.fingerprint("compare", kind, corpus_print, size)
-    model = w.trace_store().get(
+    model = w.trace_store().trained(
         model_print,
         lambda report: compare.train(kind, wc, size, report),
         f"Training {LABELS[kind]}:",

@@ -110,7 +110,8 @@ def settings_controls() -> sage.SageSettings:
 
 def run(sentences, key: str, s: sage.SageSettings, control: str | None = None, slot: int = 0):
     """A finished run from the store, or a run now with a status box and a Stop button
-    (its key names the control, the seed and the run's `slot` among the page's runs)."""
+    (its key names the control, the seed and the run's `slot` among the page's runs). A
+    second session asking for a run under way waits for it and sees its progress."""
     store = w.trace_store()
     full_key = ("sage", key, tuple(asdict(s).items()), control)
     done = store.cached(full_key)
@@ -129,16 +130,18 @@ def run(sentences, key: str, s: sage.SageSettings, control: str | None = None, s
     with st.status(f"Running {label} ...", expanded=True) as status:
         bar, phase = st.progress(0.0), st.empty()
 
-        def on_step(step, total):
-            partial[full_key].append(step)
-            loss = "" if step.loss is None else f", loss {step.loss:,.1f}"
-            bar.progress(
-                step.number / total,
-                text=f"step {step.number} of {total}: vocab {step.vocab_size:,}{loss}",
-            )
+        def show(done: int, total: int) -> None:
+            bar.progress(done / max(total, 1), text=f"step {done} of {total}")
+
+        def train(report):
+            def on_step(step, total):
+                partial[full_key].append(step)
+                report(step.number, total)
+
+            return sage.trace_sage(sentences, s, control, on_step, phase.write)
 
         try:
-            trace = sage.trace_sage(sentences, s, control, on_step, phase.write)
+            trace = store.get(full_key, train, show)
         except ValueError:  # the page shows the message; the box must not spin on
             stop.empty()
             status.update(label=f"{label} could not run", state="error", expanded=False)
@@ -146,7 +149,7 @@ def run(sentences, key: str, s: sage.SageSettings, control: str | None = None, s
         status.update(label=f"{label}: {len(trace.steps)} steps", state="complete", expanded=False)
     stop.empty()
     partial.pop(full_key, None)
-    return store.keep(full_key, trace)
+    return trace
 
 
 def control_runs(sentences, key: str, settings: sage.SageSettings):

@@ -156,7 +156,7 @@ def store_seed() -> None:
 
 def trained(wc, corpus_print: str, params: dict):
     key = w.fingerprint("unigram", corpus_print, tuple(sorted(params.items())))
-    return w.trace_store().get(
+    return w.trace_store().trained(
         key, lambda report: unigram.trace_unigram(wc, progress=report, **params), "Training:"
     )
 

@@ -22,7 +22,7 @@ from subtok_core.wordpiece.explain import (
 
 def trained(wc, corpus_print: str, ties: str, merges: int, specials: bool):
     """The whole trace for these choices: trained once with a progress bar, then kept."""
-    return w.trace_store().get(
+    return w.trace_store().trained(
         w.fingerprint("wordpiece", corpus_print, ties, merges, specials),
         lambda report: wordpiece.trace_wordpiece(
             wc, merges=merges, ties=ties, special_tokens=specials, progress=report
@@ -34,7 +34,7 @@ def trained(wc, corpus_print: str, ties: str, merges: int, specials: bool):
 def bpe_twin(wc, corpus_print: str, merges: int):
     """BPE with as many merges on the same corpus, for the [UNK] contrast (the BPE page's
     run with marker none and tie rule first, under the same key)."""
-    return w.trace_store().get(
+    return w.trace_store().trained(
         w.fingerprint("bpe", corpus_print, "none", "first", merges),
         lambda report: bpe.trace_bpe(wc, merges=merges, progress=report),
         "Learning BPE merges for comparison:",

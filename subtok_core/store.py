@@ -23,6 +23,7 @@ import logging
 import os
 import pickle
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -45,6 +46,12 @@ def budget_from_env() -> int:
     if not megabytes > 0:
         megabytes = DEFAULT_BUDGET_MB
     return int(megabytes * 1024 * 1024)
+
+
+def _label(key: Hashable) -> str:
+    """A short name for a key in the server's log."""
+    text = repr(key)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def pickled_size(value: Any) -> int:
@@ -143,6 +150,7 @@ class Store:
             if on_progress:
                 on_progress(done, total)
 
+        began = time.perf_counter()
         try:
             value = compute(report)
         except BaseException:
@@ -152,6 +160,7 @@ class Store:
             flight.done.set()
             raise
         self.computed += 1
+        log.info("trained %s in %.1f s", _label(key), time.perf_counter() - began)
         self.keep(key, value)
         with self.lock:
             self.flights.pop(key, None)
