@@ -37,11 +37,11 @@ def _parser() -> argparse.ArgumentParser:
     train = commands.add_parser("train", help="train a tokenizer on a corpus")
     algorithms = train.add_subparsers(dest="algorithm", metavar="ALGORITHM", required=True)
     for algo in registry.ALGORITHMS.values():
-        cmd = algorithms.add_parser(algo.name, help=algo.cli.help)
+        cmd = algorithms.add_parser(algo.name, help=algo.cli.HELP)
         cmd.add_argument("--corpus", required=True, help="toy:NAME, sample:NAME or a .txt path")
         algo.cli.add(cmd)
         cmd.add_argument("--json", action="store_true", help="print the trace as JSON")
-        cmd.add_argument("--full", action="store_true", help=f"with --json: {algo.cli.full_help}")
+        cmd.add_argument("--full", action="store_true", help=f"with --json: {algo.cli.FULL_HELP}")
         cmd.add_argument("--out", metavar="FILE", help="save the trained model as JSON")
         cmd.set_defaults(run=_run_train, algo=algo)
     _add_encode(commands)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 # Markers and the unknown token, spelled the same by every algorithm.
@@ -103,8 +104,9 @@ class Algorithm:
       algorithm trained the same way on the same word counts to the same size (None for
       SaGe, which Compare takes from the SaGe page's run).
     - ``demo``: a toy corpus and parameters that make a short run (the registry tests).
-    - ``cli``: the ``subtok train NAME`` options: ``add(parser)``, ``source(args)``,
-      ``params(args)`` and ``table(trace)``.
+    - ``cli``: the module behind ``subtok train NAME``: ``HELP``, ``FULL_HELP`` (what
+      ``--json --full`` adds), ``add(parser)`` (its options), ``source(args)`` (what it
+      trains on), ``params(args)`` (the trainer's parameters), ``table(trace)``.
     """
 
     name: str
@@ -124,19 +126,20 @@ class Algorithm:
     word_lines: Callable[[SegmentTrace, Any], list[str]]
     for_compare: Callable[[Any, int, Progress], Trace] | None
     demo: tuple[str, tuple[tuple[str, Any], ...]]
-    cli: CliSpec
+    cli: ModuleType
 
 
-@dataclass(frozen=True, slots=True)
-class CliSpec:
-    """``subtok train NAME``: the algorithm's own options (``add(parser)``), what it trains
-    on (``source(args)``), its trainer's parameters (``params(args)``), the trace as a
-    table for people (``table(trace)``), and what ``--json --full`` adds (``full_help``).
-    """
-
-    help: str
-    add: Callable[[Any], None]
-    source: Callable[[Any], Any]
-    params: Callable[[Any], dict[str, Any]]
-    table: Callable[[Trace], str]
-    full_help: str
+def algorithm(
+    name: str, label: str, *, train: dict[str, Callable], modules: tuple[ModuleType, ...], **rest
+) -> Algorithm:
+    """An Algorithm from its package: `train` gives load, steps, trace and model_at;
+    `modules` are its encode, io and cli modules, read by their usual names (segment,
+    word_segmenter, word_lines; model_to_dict, model_from_dict, step_to_dict,
+    start_to_dict, steps_csv); `rest` is explain, for_compare and demo."""
+    encode, io, cli = modules
+    return Algorithm(
+        name=name, label=label, **train, segment=encode.segment,
+        word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
+        to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
+        start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli, **rest,
+    )  # fmt: skip

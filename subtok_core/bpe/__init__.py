@@ -16,10 +16,9 @@
 
 from ..corpus import load
 from ..merging import TIE_RULES
-from ..records import EOW, SOW, UNK, Algorithm
-from . import io
-from .cli import CLI
-from .encode import encode_word, segment, word_lines, word_segmenter
+from ..records import EOW, SOW, UNK, algorithm
+from . import cli, encode, io
+from .encode import encode_word, segment, word_segmenter
 from .explain import explain, explain_bpe_start, explain_bpe_step, judge_guess
 from .records import MARKERS, BpeModel, BpeStart, BpeStep, BpeWordTrace, Pair, initial_symbols
 from .train import (
@@ -42,26 +41,15 @@ def _trace(wc, progress=None, **params):
     return trace_bpe(wc, progress=progress, **params)
 
 
-ALGORITHM = Algorithm(
-    name="bpe",
-    label="BPE",
-    load=load,
-    steps=iter_bpe,
-    trace=_trace,
-    model_at=lambda trace, i=None: model_from_trace(trace, i),
-    segment=segment,
-    word_segmenter=word_segmenter,
-    to_dict=io.model_to_dict,
-    from_dict=io.model_from_dict,
-    step_to_dict=io.step_to_dict,
-    start_to_dict=io.start_to_dict,
-    steps_csv=io.steps_csv,
-    explain=explain,
-    word_lines=word_lines,
-    for_compare=_for_compare,
+def _model_at(trace, i=None):
+    return model_from_trace(trace, i)
+
+
+ALGORITHM = algorithm(
+    "bpe", "BPE", train={"load": load, "steps": iter_bpe, "trace": _trace, "model_at": _model_at},
+    modules=(encode, io, cli), explain=explain, for_compare=_for_compare,
     demo=("toy:low-lower", (("merges", 4), ("marker", "eow"))),
-    cli=CLI,
-)
+)  # fmt: skip
 
 __all__ = [
     "ALGORITHM", "EOW", "MARKERS", "SNAPSHOT_MAX_WORDS", "SOW", "TIE_RULES", "TOP_PAIRS", "UNK",

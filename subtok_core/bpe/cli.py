@@ -11,8 +11,13 @@
 from __future__ import annotations
 
 from ..merging import add_merge_options, load_words
-from ..records import CliSpec, Trace
+from ..records import Trace
 from .records import MARKERS
+
+# the command's line in --help, and what --json --full adds to each step
+HELP = "byte-pair encoding, one merge at a time"
+FULL_HELP = "add every step's pair table (and segmentations on toys)"
+source = load_words  # what it trains on: the word counts of --corpus
 
 
 def add(cmd) -> None:
@@ -38,13 +43,3 @@ def table(trace: Trace) -> str:
         line = f"{step.number:>3}  {pair:<{width}}  {step.new_symbol:<{width}}  {step.count:>5}  "
         lines.append((line + ties).rstrip())
     return "\n".join(lines)
-
-
-CLI = CliSpec(
-    help="byte-pair encoding, one merge at a time",
-    add=add,
-    source=load_words,
-    params=params,
-    table=table,
-    full_help="add every step's pair table (and segmentations on toys)",
-)

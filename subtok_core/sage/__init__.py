@@ -16,9 +16,8 @@
 (14, ['▁t', 'h', 'at'])
 """
 
-from ..records import Algorithm
-from . import io
-from .cli import CLI
+from ..records import algorithm
+from . import cli, encode, io
 from .corpus import SentenceCorpus, sample_sentences
 from .encode import segment, word_lines, word_segmenter
 from .explain import CloseUp, close_up, explain_step, first_used
@@ -64,38 +63,16 @@ def _trace(
     return trace_sage(sentences, _settings(settings, params), control, report, on_phase)
 
 
-ALGORITHM = Algorithm(
-    name="sage",
-    label="SaGe",
-    load=sample_sentences,
-    steps=_steps,
-    trace=_trace,
-    model_at=lambda trace, i=None: model_from_trace(trace, i),
-    segment=segment,
-    word_segmenter=word_segmenter,
-    to_dict=io.model_to_dict,
-    from_dict=io.model_from_dict,
-    step_to_dict=io.step_to_dict,
-    start_to_dict=io.start_to_dict,
-    steps_csv=io.steps_csv,
-    explain=explain_step,
-    word_lines=word_lines,
-    for_compare=None,
-    demo=(
-        "toy:fox",
-        (
-            ("vocab_size", 40),
-            ("initial_size", 44),
-            ("k", 2),
-            ("M", 4),
-            ("m", 1),
-            ("l", 2),
-            ("dim", 4),
-            ("seed", 1),
-        ),
-    ),
-    cli=CLI,
-)
+def _model_at(trace, i=None):
+    return model_from_trace(trace, i)
+
+
+TINY = (("vocab_size", 40), ("initial_size", 44), ("k", 2), ("M", 4), ("m", 1), ("dim", 4))
+ALGORITHM = algorithm(
+    "sage", "SaGe", modules=(encode, io, cli), explain=explain_step, for_compare=None,
+    train={"load": sample_sentences, "steps": _steps, "trace": _trace, "model_at": _model_at},
+    demo=("toy:fox", TINY),  # a run of two prune steps on the 004 blog's sentence
+)  # fmt: skip
 
 __all__ = [
     "ALGORITHM", "CONTROLS", "PAPER", "SCORE_NAMES",

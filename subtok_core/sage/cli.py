@@ -6,10 +6,14 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
-from ..records import CliSpec, Trace
+from ..records import Trace
 from .corpus import sample_sentences
 from .records import CONTROLS, PAPER, SCORE_NAMES, SageSettings
 from .train import steps_needed
+
+# the command's line in --help, and what --json --full adds to each step
+HELP = "SaGe: prune a big BPE vocabulary by context loss"
+FULL_HELP = "add each candidate set"
 
 FIELDS = ("vocab_size", "initial_size", "n", "k", "M", "m", "l", "window", "dim", "seed")
 
@@ -86,13 +90,3 @@ def table(trace: Trace, shown: int = 5) -> str:
         flags = f"{_yes(step.recomputed_losses):<10}  {_yes(step.retrained_embeddings):<9}  "
         lines.append(f"{line}{flags}{pruned}{more}".rstrip())
     return "\n".join(lines)
-
-
-CLI = CliSpec(
-    help="SaGe: prune a big BPE vocabulary by context loss",
-    add=add,
-    source=source,
-    params=params,
-    table=table,
-    full_help="add each candidate set",
-)

@@ -16,9 +16,8 @@
 """
 
 from ..corpus import load
-from ..records import Algorithm
-from . import io
-from .cli import CLI
+from ..records import algorithm
+from . import cli, encode, io
 from .encode import UNK_PENALTY, encode_word, segment, word_lines, word_segmenter
 from .explain import explain
 from .records import PieceRow, UnigramModel, UnigramStart, UnigramStep, WordBest
@@ -42,26 +41,15 @@ def _trace(wc, progress=None, **params):
     return trace_unigram(wc, progress=progress, **params)
 
 
-ALGORITHM = Algorithm(
-    name="unigram",
-    label="Unigram",
-    load=load,
-    steps=iter_unigram,
-    trace=_trace,
-    model_at=lambda trace, i=None: model_from_trace(trace, i),
-    segment=segment,
-    word_segmenter=word_segmenter,
-    to_dict=io.model_to_dict,
-    from_dict=io.model_from_dict,
-    step_to_dict=io.step_to_dict,
-    start_to_dict=io.start_to_dict,
-    steps_csv=io.steps_csv,
-    explain=explain,
-    word_lines=word_lines,
-    for_compare=_for_compare,
+def _model_at(trace, i=None):
+    return model_from_trace(trace, i)
+
+
+ALGORITHM = algorithm(
+    "unigram", "Unigram", modules=(encode, io, cli), explain=explain, for_compare=_for_compare,
+    train={"load": load, "steps": iter_unigram, "trace": _trace, "model_at": _model_at},
     demo=("toy:run-bug", (("seed", "strict"), ("vocab_size", 12), ("log_base", "10"))),
-    cli=CLI,
-)
+)  # fmt: skip
 
 __all__ = [
     "ALGORITHM", "SNAPSHOT_MAX_WORDS", "UNK_PENALTY", "VARIANTS", "PieceRow", "Settings",

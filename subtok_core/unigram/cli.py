@@ -14,9 +14,14 @@
 from __future__ import annotations
 
 from ..merging import load_words
-from ..records import CliSpec, Trace
+from ..records import Trace
 from .seed import SEEDS
 from .train import VARIANTS
+
+# the command's line in --help, and what --json --full adds to each step
+HELP = "Unigram LM: prune a big seed vocabulary"
+FULL_HELP = "add frequencies"
+source = load_words  # what it trains on: the word counts of --corpus
 
 
 def add(cmd) -> None:
@@ -69,13 +74,3 @@ def table(trace: Trace) -> str:
         line = f"{step.number:>3}  {step.round:>5}  {kind:<6}  {step.vocab_size:>6}  "
         lines.append(f"{line}{step.loss:>7.3f}  {removed}".rstrip())
     return "\n".join(lines)
-
-
-CLI = CliSpec(
-    help="Unigram LM: prune a big seed vocabulary",
-    add=add,
-    source=load_words,
-    params=params,
-    table=table,
-    full_help="add frequencies",
-)

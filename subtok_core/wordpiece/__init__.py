@@ -17,9 +17,8 @@
 
 from ..bpe.train import SNAPSHOT_MAX_WORDS, TOP_PAIRS
 from ..corpus import load
-from ..records import UNK, Algorithm
-from . import io
-from .cli import CLI
+from ..records import UNK, algorithm
+from . import cli, encode, io
 from .encode import encode_word, segment, word_lines, word_segmenter
 from .explain import (
     explain,
@@ -62,26 +61,15 @@ def _trace(wc, progress=None, **params):
     return trace_wordpiece(wc, progress=progress, **params)
 
 
-ALGORITHM = Algorithm(
-    name="wordpiece",
-    label="WordPiece",
-    load=load,
-    steps=iter_wordpiece,
-    trace=_trace,
-    model_at=lambda trace, i=None: model_from_trace(trace, i),
-    segment=segment,
-    word_segmenter=word_segmenter,
-    to_dict=io.model_to_dict,
-    from_dict=io.model_from_dict,
-    step_to_dict=io.step_to_dict,
-    start_to_dict=io.start_to_dict,
-    steps_csv=io.steps_csv,
-    explain=explain,
-    word_lines=word_lines,
-    for_compare=_for_compare,
-    demo=("toy:sunflower", (("merges", 3),)),
-    cli=CLI,
-)
+def _model_at(trace, i=None):
+    return model_from_trace(trace, i)
+
+
+ALGORITHM = algorithm(
+    "wordpiece", "WordPiece", modules=(encode, io, cli), explain=explain,
+    train={"load": load, "steps": iter_wordpiece, "trace": _trace, "model_at": _model_at},
+    for_compare=_for_compare, demo=("toy:sunflower", (("merges", 3),)),
+)  # fmt: skip
 
 __all__ = [
     "ALGORITHM", "HF_COURSE_NOTE", "MAX_WORD_CHARS", "PREFIX", "SNAPSHOT_MAX_WORDS",

@@ -12,8 +12,13 @@
 from __future__ import annotations
 
 from ..merging import add_merge_options, load_words
-from ..records import CliSpec, Trace
+from ..records import Trace
 from .records import PREFIX, fraction_text
+
+# the command's line in --help, and what --json --full adds to each step
+HELP = "WordPiece, merging the best-scoring pair"
+FULL_HELP = "add every step's scored pair table (and segmentations on toys)"
+source = load_words  # what it trains on: the word counts of --corpus
 
 
 def add(cmd) -> None:
@@ -46,13 +51,3 @@ def table(trace: Trace) -> str:
         line = f"{step.number:>3}  {pair:<{width}}  {step.new_symbol:<{width}}  {score:^5}  "
         lines.append(f"{line}{counts:<23}  {ties}".rstrip())
     return "\n".join(lines)
-
-
-CLI = CliSpec(
-    help="WordPiece, merging the best-scoring pair",
-    add=add,
-    source=load_words,
-    params=params,
-    table=table,
-    full_help="add every step's scored pair table (and segmentations on toys)",
-)
