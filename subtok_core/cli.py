@@ -1,4 +1,5 @@
-"""The command line: train a tokenizer, encode with a saved model, list the corpora.
+"""The command line: train a tokenizer, encode with a saved model or a pretrained tokenizer,
+list the corpora and the pretrained tokenizers.
 
 Run it as ``subtok ...`` (after installing) or ``python -m subtok_core ...``. Every
 algorithm of the registry is a ``subtok train NAME`` command with its own options.
@@ -19,12 +20,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import io
+import json
 import os
 import sys
 from collections.abc import Sequence
 
-from . import corpus, export, registry
-from .records import Algorithm
+from . import compare, corpus, export, registry
+from .records import Algorithm, Encoded
 
 EXIT_ERROR = 2
 
@@ -47,17 +49,36 @@ def _parser() -> argparse.ArgumentParser:
     _add_encode(commands)
     listing = commands.add_parser("corpora", help="list the built-in corpora and samples")
     listing.set_defaults(run=_run_corpora)
+    pretrained = commands.add_parser(
+        "tokenizers", help="list the pretrained tokenizers and where each comes from"
+    )
+    pretrained.set_defaults(run=_run_tokenizers)
     return parser
 
 
 def _add_encode(commands) -> None:
-    encode = commands.add_parser("encode", help="encode text with a saved model")
-    encode.add_argument("--model", required=True, metavar="FILE", help="a model saved by --out")
+    encode = commands.add_parser(
+        "encode", help="encode text with a saved model or a pretrained tokenizer"
+    )
+    source = encode.add_mutually_exclusive_group(required=True)
+    source.add_argument("--model", metavar="FILE", help="a model saved by --out")
+    source.add_argument(
+        "--tokenizer",
+        metavar="NAME",
+        help="a pretrained tokenizer: cl100k_base, mistral-v1, mistral-v3, tekken, or the "
+        "path of a Hugging Face tokenizer.json (see `subtok tokenizers`)",
+    )
     encode.add_argument(
         "--trace",
         action="store_true",
-        help="show each merge applied (BPE), each longest-match attempt (WordPiece), the "
-        "Viterbi path with log-probabilities (Unigram) or the greedy pieces (SaGe) per word",
+        help="with --model: show each merge applied (BPE), each longest-match attempt "
+        "(WordPiece), the Viterbi path with log-probabilities (Unigram) or the greedy pieces "
+        "(SaGe) per word",
+    )
+    encode.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"tokens": [{"text", "id", "start", "end"}, ...]} (character offsets)',
     )
     encode.add_argument("text", nargs="+", help="the text to encode")
     encode.set_defaults(run=_run_encode)
@@ -96,13 +117,69 @@ def _run_train(args: argparse.Namespace) -> None:
 
 
 def _run_encode(args: argparse.Namespace) -> None:
+    """Encode the text with a saved model (--model) or a pretrained tokenizer (--tokenizer).
+
+    >>> main(["encode", "--tokenizer", "cl100k_base", "--json", "hello world"])
+    {"tokens": [{"text": "hello", "id": 15339, "start": 0, "end": 5}, \
+{"text": " world", "id": 1917, "start": 5, "end": 11}]}
+    0
+    """
+    text = " ".join(args.text)
+    if args.trace and args.json:
+        raise ValueError("--json prints the tokens only, with no trace: leave out one of them.")
+    if args.tokenizer is not None:
+        if args.trace:
+            raise ValueError(
+                "--trace shows how a trained model found its pieces; a pretrained tokenizer "
+                "has no such trace. Leave out --trace, or use --model."
+            )
+        encoded = registry.pretrained(args.tokenizer).encode(text)
+        if args.json:
+            print(_tokens_json(encoded))
+        else:
+            print("|".join(_visible(s.text) for s in encoded.spans))
+            print(" ".join(map(str, encoded.ids)))
+        return
     model = export.load_model(args.model)
+    if args.json:
+        print(_tokens_json(compare.encode(model, text)))
+        return
     algo = registry.of_model(model)
-    encoded = algo.segment(model, " ".join(args.text))
+    segmented = algo.segment(model, text)
     if args.trace:
-        for line in algo.word_lines(encoded, model):
+        for line in algo.word_lines(segmented, model):
             print(line)
-    print(" ".join(encoded.pieces))
+    print(" ".join(segmented.pieces))
+
+
+def _tokens_json(encoded: Encoded) -> str:
+    """The tokens of an encoded text as one line of JSON (character offsets)."""
+    tokens = [
+        {"text": span.text, "id": token_id, "start": span.start, "end": span.end}
+        for span, token_id in zip(encoded.spans, encoded.ids, strict=True)
+    ]
+    return json.dumps({"tokens": tokens}, ensure_ascii=False)
+
+
+def _visible(token: str) -> str:
+    """A token on one line: line breaks and tabs written as \\n, \\r, \\t."""
+    return token.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+
+
+def _run_tokenizers(args: argparse.Namespace) -> None:
+    """One line per pretrained tokenizer: its name and provenance (each is loaded to count
+    its vocabulary). A tokenizer that cannot be loaded is reported after the others."""
+    width = max(map(len, registry.PRETRAINED))
+    failed: list[str] = []
+    for name in registry.PRETRAINED:
+        try:
+            tok = registry.pretrained(name)
+        except ValueError as err:
+            failed.append(str(err))
+            continue
+        print(f"{name:<{width}}  {tok.provenance}")
+    if failed:
+        raise ValueError(" ".join(failed))
 
 
 def _run_corpora(args: argparse.Namespace) -> None:

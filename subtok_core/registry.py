@@ -7,13 +7,24 @@
 >>> model = bpe.model_at(bpe.trace(load("toy:cat-bat"), merges=2))
 >>> of_model(model).label, bpe.segment(model, "bag").pieces
 ('BPE', ['b', 'ag'])
+
+Pretrained tokenizers register the encoding verbs only (subtok_core/pretrained/), each
+behind a loader that reads its vocabulary file on the first call:
+
+>>> sorted(PRETRAINED)
+['cl100k_base', 'mistral-v1', 'mistral-v3', 'tekken']
+>>> pretrained("cl100k_base").encode("hello world").ids
+(15339, 1917)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from . import bpe, sage, unigram, wordpiece
+from .pretrained import BUILTIN, Pretrained, hf
 from .records import Algorithm, Trace
 
 ALGORITHMS: dict[str, Algorithm] = {
@@ -45,3 +56,21 @@ def of_model(model: Any) -> Algorithm:
 def of_trace(trace: Trace) -> Algorithm:
     """The algorithm that made `trace`."""
     return get(trace.algorithm)
+
+
+# name -> loader of a real pretrained tokenizer (cached once per process)
+PRETRAINED: dict[str, Callable[[], Pretrained]] = dict(BUILTIN)
+
+
+def pretrained(name: str) -> Pretrained:
+    """A pretrained tokenizer by name (cl100k_base, mistral-v1, mistral-v3, tekken) or the
+    path of a Hugging Face tokenizer.json; anything else raises ValueError."""
+    if name in PRETRAINED:
+        return PRETRAINED[name]()
+    if name.endswith(".json") or Path(name).is_file():
+        return hf.load(name)
+    known = ", ".join(PRETRAINED)
+    raise ValueError(
+        f"There is no pretrained tokenizer called {name!r}; choose one of {known}, "
+        "or give the path of a tokenizer.json."
+    )

@@ -1,0 +1,140 @@
+"""Any Hugging Face ``tokenizer.json``, read by the tokenizers library.
+
+The file holds the whole pipeline (normalizer, pre-tokenizer, model, decoder); its tokens
+and character offsets are taken as tokenizers gives them, without special tokens and
+without the file's truncation or padding. For a byte-level file (GPT-2 style, tokens such
+as ``Ġworld``) each token is turned back into its bytes and shown as text, or as hex bytes
+in angle brackets for part of a character (see base.display).
+
+>>> from tokenizers import Tokenizer, models, pre_tokenizers
+>>> raw = Tokenizer(models.WordLevel({"[UNK]": 0, "hi": 1}, unk_token="[UNK]"))
+>>> raw.pre_tokenizer = pre_tokenizers.Whitespace()
+>>> tok = from_str(raw.to_str(), "tiny.json")
+>>> tok.name, [(s.text, s.start, s.end) for s in tok.encode("hi yo").spans]
+('hf:tiny.json', [('hi', 0, 2), ('[UNK]', 3, 5)])
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import stat
+from pathlib import Path
+from typing import Any
+
+from ..records import Encoded, Span
+from .base import Pretrained, as_word_start, display
+from .files import MAX_BYTES
+
+
+@functools.cache
+def byte_table() -> dict[str, int]:
+    """GPT-2's printable stand-in character for each byte -> the byte (Ġ -> 0x20)."""
+    keep = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1),
+            *range(ord("®"), ord("ÿ") + 1)]  # fmt: skip
+    table, extra = {}, 0
+    for byte in range(256):
+        if byte in keep:
+            table[chr(byte)] = byte
+        else:  # bytes without a printable look-alike take the characters after 255
+            table[chr(256 + extra)] = byte
+            extra += 1
+    return table
+
+
+def _has_byte_level(part: Any) -> bool:
+    """Whether a pre-tokenizer or decoder (as JSON) is ByteLevel or a sequence holding one."""
+    if not isinstance(part, dict):
+        return False
+    if part.get("type") == "ByteLevel":
+        return True
+    inner = part.get("pretokenizers") or part.get("decoders") or []
+    return any(_has_byte_level(p) for p in inner)
+
+
+def _shower(byte_level: bool):
+    """token string -> what a student reads: byte-level tokens through their bytes."""
+    if not byte_level:
+        return str
+    table = byte_table()
+
+    @functools.cache
+    def show(token: str) -> str:
+        if all(c in table for c in token):
+            return display(bytes(table[c] for c in token))
+        return token  # an added token (<|endoftext|>) is written as itself
+
+    return show
+
+
+def from_str(text: str, name: str = "tokenizer.json", origin: str = "") -> Pretrained:
+    """A Pretrained from the text of a tokenizer.json; ValueError if tokenizers refuses it."""
+    from tokenizers import Tokenizer
+
+    try:
+        data = json.loads(text)
+        tok = Tokenizer.from_str(text)
+    except Exception as err:  # json's ValueError, or the Rust loader's plain Exception
+        why = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise ValueError(f"{name!r} is not a Hugging Face tokenizer.json: {why}.") from None
+    tok.no_truncation()
+    tok.no_padding()
+    byte_level = _has_byte_level(data.get("pre_tokenizer")) or _has_byte_level(data.get("decoder"))
+    show = _shower(byte_level)
+
+    def encode(text: str) -> Encoded:
+        out = tok.encode(text, add_special_tokens=False)
+        spans = tuple(Span(show(t), s, e) for t, (s, e) in zip(out.tokens, out.offsets))
+        return Encoded(spans, tuple(out.ids))
+
+    def segment(word: str) -> list[str]:
+        if byte_level:  # as inside running text, after a space, written ▁
+            return as_word_start([show(t) for t in encode_tokens(" " + word)])
+        return encode_tokens(word)
+
+    def encode_tokens(text: str) -> list[str]:
+        return tok.encode(text, add_special_tokens=False).tokens
+
+    size = tok.get_vocab_size(with_added_tokens=True)
+    model = (data.get("model") or {}).get("type", "unknown")
+    level = "byte-level" if byte_level else "not byte-level"
+    provenance = f"a Hugging Face tokenizer.json; {size:,} tokens ({model} model); {level}"
+    provenance += f"; from {origin or name}"
+    style = "sow" if byte_level else _style(tok)
+    return Pretrained(f"hf:{name}", f"{name} (tokenizers)", provenance, size, byte_level,
+                      encode, segment, style)  # fmt: skip
+
+
+def _style(tok) -> str:
+    """The marker style of the vocabulary (▁, ##, </w> or none), as the measures read it."""
+    from ..measure.tokenized import vocab_style
+
+    return vocab_style(list(tok.get_vocab(with_added_tokens=False)))
+
+
+def load(path: str | Path) -> Pretrained:
+    """The tokenizer.json at `path` (read again when the file changes)."""
+    name = str(path)
+    try:
+        info = Path(path).stat()
+    except FileNotFoundError:
+        raise ValueError(f"There is no tokenizer file {name!r}.") from None
+    except OSError as err:
+        raise ValueError(f"{name!r} cannot be read: {err.strerror or err}.") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"{name!r} is not a regular file, so it is no tokenizer.json.")
+    if info.st_size > MAX_BYTES:
+        raise ValueError(f"{name!r} has {info.st_size:,} bytes; a tokenizer.json here has "
+                         f"at most {MAX_BYTES:,}.")  # fmt: skip
+    return _load(str(Path(path).resolve()), info.st_mtime_ns, info.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: str, mtime_ns: int, size: int) -> Pretrained:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise ValueError(
+            f"{path!r} cannot be read as a text file, so it is no tokenizer.json."
+        ) from None
+    return from_str(text, Path(path).name, path)
