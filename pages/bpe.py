@@ -86,8 +86,8 @@ st.write(
 
 c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
 name = w.corpus_select(c1)
-marker = c2.selectbox(
-    "word-boundary marker", bpe.MARKERS, key="marker", help=MARKER_HELP, bind="query-params"
+marker = w.choice_box(
+    c2, "word-boundary marker", bpe.MARKERS, "marker", bpe.MARKERS[0], help=MARKER_HELP
 )
 ties = w.ties_select(c3, bpe.TIE_RULES)
 merges = w.merges_input(c4)

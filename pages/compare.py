@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from pages import _widgets as w
-from subtok_core import compare, corpus
+from subtok_core import compare, corpus, limits
 from subtok_core import measure as metrics
 from subtok_core.charts import compare as viz_compare
 from subtok_core.compare import LABELS
@@ -38,12 +38,17 @@ def known_kinds() -> tuple[str, ...]:
 
 
 def kinds_from_url() -> list[str]:
-    """?tok=bpe,unigram -> the tokenizers chosen (all three when the URL has none)."""
-    text = st.query_params.get("tok", "")
+    """?tok=bpe,unigram -> the tokenizers chosen (all three when the URL has none, and, with
+    a warning, when it names one this session cannot use or too few or too many)."""
+    text = w.url_text("tok", w.widget_key(PAGE, "tok"))
+    if text is None:
+        return list(compare.KINDS)
     try:
-        return list(compare.parse_kinds(text, known_kinds())) if text else list(compare.KINDS)
+        return list(compare.parse_kinds(text, known_kinds()))
     except ValueError as err:
-        st.error(f"The address asks for tokenizers this page cannot use: {err}")
+        used = ",".join(compare.KINDS)
+        w.url_warning("tok", text, "empty" if not text.strip() else str(err), used)
+        st.query_params["tok"] = used
         return list(compare.KINDS)
 
 
@@ -54,7 +59,10 @@ def store_kinds() -> None:
 def controls():
     c1, c2, c3 = st.columns([3, 1, 3])
     name = w.corpus_select(c1, default="sample:lee")
-    size = int(c2.number_input("vocab size", 1, 50_000, 2000, key="size", bind="query-params"))
+    top = limits.limit("vocab_size", "web")
+    size = int(
+        w.number_box(c2, "vocab size", "size", 1, top, 2000, help=w.limit_help("vocab_size"))
+    )
     if w.widget_key(PAGE, "tok") not in st.session_state:
         st.session_state[w.widget_key(PAGE, "tok")] = kinds_from_url()
     chosen = c3.multiselect(
@@ -307,11 +315,12 @@ prints = {kind: model_print for kind, (_, model_print) in found.items()}
 side_by_side(models)
 st.divider()
 st.subheader("Measured on a corpus")
-measure = st.selectbox(
+measure = w.choice_box(
+    st,
     "measure on",
     [SAME, "sample:enwiki", "sample:lee", "sample:crime"],
-    key="measure",
-    bind="query-params",
+    "measure",
+    SAME,
     help="Out of domain (SaGe §4.1): train on one sample, measure on another.",
 )
 try:

@@ -9,19 +9,50 @@ import streamlit as st
 from pages import _sage_results as outcome
 from pages import _sage_views as views
 from pages import _widgets as w
-from subtok_core import corpus, sage
+from subtok_core import corpus, limits, sage
 
 SAMPLES = ["sample:lee", "sample:enwiki", "sample:crime", "upload"]
-SETTINGS = [  # key (= URL name), label, default, help
-    ("V", "final vocab size V", 1000, "The size SaGe prunes down to."),
-    ("n", "overshoot n", 1.2, "BPE first learns n x V pieces; SaGe prunes the extra ones."),
-    ("k", "k: pruned per step", 50, "How many pieces each step removes."),
-    ("M", "M: candidate set", 400, "After a full recomputation only the M lowest are kept."),
-    ("m", "m: full recompute every", 1, "Every m steps every piece's loss is recomputed."),
-    ("l", "l: embeddings every l x m", 2, "Word2Vec is retrained every l x m steps."),
-    ("window", "window W", 5, "Context tokens on each side in the loss, eq. (1)."),
-    ("seed", "seed", 1, "Word2Vec's seed (and the random control's)."),
+VOCAB_MAX = int(limits.limit("sage_vocab_size", "web"))
+SEED_MAX = 2**31 - 1  # numpy and gensim take seeds below 2**32
+SETTINGS = [  # key (= URL name), label, default, smallest, largest, help
+    ("V", "final vocab size V", 1000, 1, VOCAB_MAX, "The size SaGe prunes down to."),
+    (
+        "n",
+        "overshoot n",
+        1.2,
+        1.01,
+        limits.limit("sage_n", "web"),
+        "BPE first learns n x V pieces; SaGe prunes the extra ones.",
+    ),
+    ("k", "k: pruned per step", 50, 1, VOCAB_MAX, "How many pieces each step removes."),
+    (
+        "M",
+        "M: candidate set",
+        400,
+        1,
+        VOCAB_MAX,
+        "After a full recomputation only the M lowest are kept.",
+    ),
+    (
+        "m",
+        "m: full recompute every",
+        1,
+        1,
+        VOCAB_MAX,
+        "Every m steps every piece's loss is recomputed.",
+    ),
+    ("l", "l: embeddings every l x m", 2, 1, VOCAB_MAX, "Word2Vec is retrained every l x m steps."),
+    (
+        "window",
+        "window W",
+        5,
+        1,
+        limits.limit("sage_window", "web"),
+        "Context tokens on each side in the loss, eq. (1).",
+    ),
+    ("seed", "seed", 1, 0, SEED_MAX, "Word2Vec's seed (and the random control's)."),
 ]
+LIMITED = {"V": "sage_vocab_size", "n": "sage_n", "window": "sage_window"}  # help: the limit
 PAPER_VALUES = {
     "V": sage.PAPER.vocab_size,
     "n": sage.PAPER.n,
@@ -40,10 +71,10 @@ def use_paper() -> None:
 
 def sample_controls() -> tuple[list[list[str]], str] | None:
     c1, c2 = st.columns([3, 1])
-    name = c1.selectbox("sample", SAMPLES, key="corpus", bind="query-params")
-    limit = int(
-        c2.number_input("first lines (0: all)", 0, 100_000, 0, key="lines", bind="query-params")
-    )
+    name = w.choice_box(c1, "sample", SAMPLES, "corpus", SAMPLES[0])
+    top = limits.limit("sample_lines", "web")
+    lines_help = w.limit_help("sample_lines")
+    limit = int(w.number_box(c2, "first lines (0: all)", "lines", 0, top, 0, help=lines_help))
     if name == "upload":
         upload = st.file_uploader(
             "a UTF-8 text file, one paragraph or sentence per line", type=["txt"], key="sage_upload"
@@ -51,7 +82,10 @@ def sample_controls() -> tuple[list[list[str]], str] | None:
         if upload is None:
             st.info("Upload a text file to run SaGe on it.")
             return None
-        lines = tuple(corpus.decode_upload(upload.getvalue(), upload.name).splitlines())
+        text = w.read_upload(upload)
+        if text is None:
+            return None
+        lines = tuple(text.splitlines())
         label = upload.name
     else:
         lines = tuple(corpus.load_lines(name))
@@ -73,22 +107,11 @@ def cached_sentences(lines: tuple[str, ...], limit: int | None) -> list[list[str
 def settings_controls() -> sage.SageSettings:
     cols = st.columns(len(SETTINGS))
     values = {}
-    for col, (key, label, default, help_text) in zip(cols, SETTINGS, strict=True):
+    for col, (key, label, default, low, high, text) in zip(cols, SETTINGS, strict=True):
         kind = float if isinstance(default, float) else int
         step = 0.05 if kind is float else 1
-        low = 1.01 if kind is float else (0 if key == "seed" else 1)
-        values[key] = kind(
-            col.number_input(
-                label,
-                low,
-                10_000_000 * step,
-                default,
-                step,
-                key=key,
-                help=help_text,
-                bind="query-params",
-            )
-        )
+        help_text = w.limit_help(LIMITED[key], text) if key in LIMITED else text
+        values[key] = kind(w.number_box(col, label, key, low, high, default, step, help_text))
     st.button(
         "Paper settings (Table 6)",
         on_click=use_paper,

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from pages import _widgets as w
-from subtok_core import export, lattice, unigram
+from subtok_core import export, lattice, limits, unigram
 from subtok_core.charts import lessons as viz
 from subtok_core.unigram.seed import SEED_TEXT, SEEDS
 from subtok_core.unigram.textbook import LOG_BASES, rounded_loss
@@ -41,8 +41,11 @@ def student_choices() -> tuple[str, ...]:
     as ?remove=un,,bu so that a link reproduces them."""
     mine = w.widget_key(PAGE, "choices")
     if mine not in st.session_state:
-        text = st.query_params.get("remove", "")
-        st.session_state[mine] = tuple(text.split(",")) if text else ()
+        text = w.url_text("remove", mine)
+        if text is not None and not text.strip():
+            w.url_warning("remove", text, "empty", instead="this page prunes automatically")
+            del st.query_params["remove"]
+        st.session_state[mine] = tuple(text.split(",")) if text and text.strip() else ()
     return st.session_state[mine]
 
 
@@ -58,33 +61,32 @@ def controls():
     """Every choice of the page; returns (name, variant, params for trace_unigram)."""
     c1, c2, c3, c4 = st.columns([3, 2, 1, 1])
     name = w.corpus_select(c1, default="toy:run-bug")
-    variant = c2.selectbox(
+    variant = w.choice_box(
+        c2,
         "variant",
         unigram.VARIANTS,
-        key="variant",
-        bind="query-params",
+        "variant",
+        unigram.VARIANTS[0],
         help=" · ".join(f"{k}: {v}" for k, v in VARIANT_TEXT.items()),
     )
+    size_help = f"0: prune down to the characters (on a real sample: {SAMPLE_SIZE})."
+    top = limits.limit("vocab_size", "web")
     size = int(
-        c3.number_input(
-            "target vocab size",
-            0,
-            100_000,
-            0,
-            key="size",
-            bind="query-params",
-            help=f"0: prune down to the characters (on a real sample: {SAMPLE_SIZE}).",
+        w.number_box(
+            c3, "target vocab size", "size", 0, top, 0, help=w.limit_help("vocab_size", size_help)
         )
     )
-    base = c4.selectbox(
+    base = w.choice_box(
+        c4,
         "log base",
         list(LOG_BASES),
-        index=1,
-        key="base",
-        bind="query-params",
+        "base",
+        "10",
         help="The 001 slides use log base 10, the 004 blog the natural log (e).",
         disabled=variant == "em",
     )
+    if variant == "textbook":  # checked here: the expander below may be closed
+        w.url_choice("seed", SEEDS, SEEDS[0], state_key=w.widget_key(PAGE, "seed"))
     with st.expander("Seed and pruning settings"):
         params = settings(variant)
     params.update(variant=variant, log_base=base if variant == "textbook" else "e")
@@ -100,7 +102,12 @@ def settings(variant: str) -> dict:
         return {
             "seed_size": int(
                 s1.number_input(
-                    "seed size", 10, 1_000_000, 100_000, key=w.widget_key(PAGE, "em_seed_size")
+                    "seed size",
+                    10,
+                    int(limits.limit("seed_size", "web")),
+                    100_000,
+                    key=w.widget_key(PAGE, "em_seed_size"),
+                    help=w.limit_help("seed_size"),
                 )
             ),
             "shrinking_factor": s2.slider(
@@ -130,13 +137,13 @@ def settings(variant: str) -> dict:
 
 
 def seed_select(col) -> str:
-    """The seed vocabulary, kept in the URL as ?seed=NAME (a value that names none: the first).
+    """The seed vocabulary, kept in the URL as ?seed=NAME (a value that names none: the
+    first, with a warning).
 
     Not a widget bound to the URL: the SaGe page binds ?seed= to its random seed, a number,
     and a bound parameter follows the student to the other page and into its widget."""
-    if w.widget_key(PAGE, "seed") not in st.session_state:
-        text = st.query_params.get("seed", SEEDS[0])
-        st.session_state[w.widget_key(PAGE, "seed")] = text if text in SEEDS else SEEDS[0]
+    if w.widget_key(PAGE, "seed") not in st.session_state:  # checked by controls()
+        st.session_state[w.widget_key(PAGE, "seed")] = SEEDS[0]
     return col.selectbox(
         "seed vocabulary",
         SEEDS,
@@ -159,6 +166,23 @@ def trained(wc, corpus_print: str, params: dict):
     return w.trace_store().trained(
         key, lambda report: unigram.trace_unigram(wc, progress=report, **params), "Training:"
     )
+
+
+def trained_with_choices(wc, corpus_print: str, params: dict):
+    """The run with the student's removals (?remove=...); when one cannot be made on this
+    corpus (a link to another corpus, a piece no round has), a warning and the run with
+    automatic pruning instead."""
+    try:
+        return trained(wc, corpus_print, params)
+    except ValueError as err:
+        if not params.get("choices"):
+            raise
+        # raises itself when the corpus or another setting is what cannot be used
+        automatic = trained(wc, corpus_print, {**params, "choices": ()})
+        given = ",".join(params["choices"])
+        w.url_warning("remove", given, str(err), instead="this page prunes automatically")
+        set_choices(())
+        return automatic
 
 
 def vocab_frame(record, removed: set[str], variant: str) -> pd.DataFrame:
@@ -440,7 +464,7 @@ st.caption(f"Variant: **{VARIANT_TEXT[variant]}**.")
 wc, _, trace, i, step = w.corpus_trace_step(
     name,
     PAGE,
-    lambda wc, corpus_print: trained(wc, corpus_print, params),
+    lambda wc, corpus_print: trained_with_choices(wc, corpus_print, params),
     "step (0 = the seed vocabulary)",
 )
 if step is None:

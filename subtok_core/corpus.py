@@ -12,6 +12,7 @@ the default tie rule ("first") picks the candidate seen first in the corpus.
 from __future__ import annotations
 
 import bz2
+import codecs
 import functools
 import re
 import tomllib
@@ -152,10 +153,26 @@ def parse_table(text: str, name: str = "") -> WordCounts:
 
 
 def decode_upload(data: bytes, filename: str = "the file") -> str:
-    """Bytes of an uploaded or opened file -> text, refusing what is not UTF-8 text."""
+    """Bytes of an uploaded or opened file -> text, refusing what is not UTF-8 text.
+
+    UTF-16 (and UTF-32) text is refused by name rather than decoded: a file without a
+    byte order mark cannot be told apart from binary data for sure, and the lab reads
+    every file one way.
+
+    >>> decode_upload("low".encode("utf-16"), "notes.txt")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: notes.txt is UTF-16 text, not UTF-8. Save it as UTF-8 (in most editors: ...
+    """
     if len(data) > MAX_BYTES:
         size = len(data) / 1024 / 1024
         raise ValueError(f"{filename} is {size:.1f} MB; the limit is 20 MB. Use a shorter sample.")
+    encoding = _wide_encoding(data)
+    if encoding:
+        raise ValueError(
+            f"{filename} is {encoding} text, not UTF-8. Save it as UTF-8 (in most editors: "
+            "Save as, encoding UTF-8) and use that file."
+        )
     if b"\x00" in data:
         raise ValueError(
             f"{filename} looks like a binary file, not text. Upload a UTF-8 .txt file."
@@ -169,6 +186,33 @@ def decode_upload(data: bytes, filename: str = "the file") -> str:
     if not text.strip():
         raise ValueError(f"{filename} is empty: it has no words.")
     return text
+
+
+_BOMS = (  # UTF-32 first: its little-endian mark begins with UTF-16's
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """'UTF-16' or 'UTF-32' when the bytes start with that byte order mark, or are UTF-16
+    without one (a NUL byte in every other place, as Latin text in UTF-16 has); else None.
+
+    >>> _wide_encoding("abc".encode("utf-16-le")), _wide_encoding(b"abc")
+    ('UTF-16', None)
+    """
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return name
+    head = data[:4096]
+    if len(head) >= 4 and len(head) % 2 == 0:
+        even, odd = head[0::2], head[1::2]
+        for nuls, rest in ((even, odd), (odd, even)):
+            if nuls.count(0) >= 0.9 * len(nuls) and b"\x00" not in rest:
+                return "UTF-16"
+    return None
 
 
 @functools.cache
@@ -238,8 +282,9 @@ def _wiki_paragraphs(path: Path) -> list[str]:
     return lines
 
 
-def load_lines(name: str) -> list[str]:
-    """A corpus name -> its lines of text (toy word tables repeat each word count times)."""
+def load_lines(name: str, *, allow_paths: bool = False) -> list[str]:
+    """A corpus name -> its lines of text (toy word tables repeat each word count times).
+    A file path is read only with `allow_paths` (the command line), see :func:`load`."""
     if name.startswith("sample:"):
         return list(sample_lines(name.removeprefix("sample:")))
     if is_toy(name):
@@ -247,7 +292,7 @@ def load_lines(name: str) -> list[str]:
         if "text" in entry:
             return [entry["text"]]
         return [" ".join([w] * c) for w, c in entry["counts"]]
-    return _read_path(name).splitlines()
+    return _read_path(name, allow_paths).splitlines()
 
 
 def _toy_entry(name: str) -> dict:
@@ -272,7 +317,12 @@ def toy_seed(name: str) -> tuple[tuple[tuple[str, int], ...], str] | None:
     return tuple((str(p), int(f)) for p, f in entry["seed"]), entry["seed_source"]
 
 
-def _read_path(path_str: str) -> str:
+def _read_path(path_str: str, allow_paths: bool) -> str:
+    if not allow_paths:  # the web app: nothing on the server's disk is named by a request
+        raise ValueError(
+            f"Unknown corpus {path_str[:80]!r}: choose toy:NAME or sample:NAME here, or upload "
+            "a .txt file to use your own text."
+        )
     path = Path(path_str)
     if not path.is_file():
         raise ValueError(
@@ -283,11 +333,18 @@ def _read_path(path_str: str) -> str:
     return decode_upload(path.read_bytes(), path.name)
 
 
-def load(name: str, split_punct: bool = False) -> WordCounts:
-    """A corpus name (toy:NAME, sample:NAME or a .txt path) -> WordCounts.
+def load(name: str, split_punct: bool = False, *, allow_paths: bool = False) -> WordCounts:
+    """A corpus name (toy:NAME, sample:NAME, or with `allow_paths` a .txt path) -> WordCounts.
+
+    Paths are off by default: the web app passes on names from requests, and must never
+    open a file on the server; the command line, on the user's own machine, allows them.
 
     >>> load("toy:cat-bat").items()[:2]
     [('cat', 10), ('bat', 5)]
+    >>> load("/etc/passwd")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: Unknown corpus '/etc/passwd': choose toy:NAME or sample:NAME here, or upload ...
     """
     if is_toy(name):
         entry = _toy_entry(name)
@@ -296,7 +353,7 @@ def load(name: str, split_punct: bool = False) -> WordCounts:
         return from_text(entry["text"], split_punct, name)
     if name.startswith("sample:"):
         return count_words(_words_of_lines(load_lines(name), split_punct), name)
-    return from_text(_read_path(name), split_punct, name)
+    return from_text(_read_path(name, allow_paths), split_punct, name)
 
 
 def _words_of_lines(lines: list[str], split_punct: bool) -> list[str]:

@@ -214,7 +214,8 @@ def add_merge_options(cmd) -> None:
 
 
 def load_words(args):
-    """The word counts of --corpus, punctuation split off with --split-punct."""
+    """The word counts of --corpus (a name or, on the command line, a .txt path),
+    punctuation split off with --split-punct."""
     from .corpus import load
 
-    return load(args.corpus, split_punct=args.split_punct)
+    return load(args.corpus, split_punct=args.split_punct, allow_paths=True)

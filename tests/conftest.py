@@ -1,5 +1,6 @@
 """Shared fixtures: a running app for the real-browser tests, Debian's chromium for Playwright."""
 
+import logging
 import os
 import socket
 import subprocess
@@ -97,3 +98,28 @@ def fresh_caches():
     clear_every_cache()
     yield
     clear_every_cache()
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def page_errors():
+    """The errors app.py's guard logged (logger subtok.pages): a page that raised where no
+    test expected it. The guard turns the exception into a short st.error, so AppTest sees
+    no exception: this fixture fails the test instead. A test that makes a page fail on
+    purpose checks the records it gets here and clears them."""
+    handler = _Records()
+    log = logging.getLogger("subtok.pages")
+    log.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        log.removeHandler(handler)
+    assert not handler.records, [r.getMessage() for r in handler.records]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from apptools import APP
+from apptools import APP, broken
 from streamlit.elements.lib.utils import user_key_from_element_id
 from streamlit.testing.v1 import AppTest
 
@@ -224,13 +224,14 @@ def every_view():
         for key, value in choices.items():
             at.selectbox(key=key).set_value(value).run()
         raised += [(page, query, e.message) for e in at.exception]
+        raised += [(page, query, message) for message in broken(at)]  # app.py's guard
         shown[page] += shown_keys(at)
     return shown, raised
 
 
 def test_no_page_raises_a_duplicate_key(every_view):
     _, raised = every_view
-    clashes = [view for view in raised if "same `key=" in view[2]]
+    clashes = [view for view in raised if "same `key=" in view[2] or "DuplicateElement" in view[2]]
     assert not clashes, clashes
 
 

@@ -197,7 +197,7 @@ def test_out_then_encode(capsys, tiny, tmp_path):
 
 
 def test_trace_to_dict_and_model_round_trip(tiny):
-    sentences = sage.sample_sentences(tiny)
+    sentences = sage.sample_sentences(tiny, allow_paths=True)
     settings = sage.SageSettings(vocab_size=30, initial_size=40, k=5, M=20)
     trace = sage.trace_sage(sentences, settings, "frequency")
     data = json.loads(json.dumps(trace_to_dict(trace, full=True)))

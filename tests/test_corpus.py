@@ -215,16 +215,16 @@ def test_split_punct_on_non_latin():
 def test_txt_path_loads(tmp_path: Path):
     path = tmp_path / "mine.txt"
     path.write_text("low lower\nlow новый 🙂\n", encoding="utf-8")
-    wc = load(str(path))
+    wc = load(str(path), allow_paths=True)
     assert wc.items() == [("low", 2), ("lower", 1), ("новый", 1), ("🙂", 1)]
-    assert load_lines(str(path)) == ["low lower", "low новый 🙂"]
+    assert load_lines(str(path), allow_paths=True) == ["low lower", "low новый 🙂"]
 
 
 def test_txt_path_with_bom_and_punct(tmp_path: Path):
     path = tmp_path / "bom.txt"
     path.write_bytes("\ufeffHi, hi.".encode())
-    assert load(str(path)).items() == [("Hi,", 1), ("hi.", 1)]
-    assert load(str(path), split_punct=True).items() == [
+    assert load(str(path), allow_paths=True).items() == [("Hi,", 1), ("hi.", 1)]
+    assert load(str(path), split_punct=True, allow_paths=True).items() == [
         ("Hi", 1),
         (",", 1),
         ("hi", 1),
@@ -280,14 +280,14 @@ def test_file_over_20_mb_raises(tmp_path: Path):
     with open(path, "wb") as fh:  # sparse: nothing is written
         fh.truncate(MAX_BYTES + 1)
     with pytest.raises(ValueError, match="larger than 20 MB"):
-        load(str(path))
+        load(str(path), allow_paths=True)
 
 
 def test_binary_file_raises(tmp_path: Path):
     path = tmp_path / "x.txt"
     path.write_bytes(b"abc\x00def")
     with pytest.raises(ValueError, match="binary file"):
-        load(str(path))
+        load(str(path), allow_paths=True)
 
 
 def test_negative_count_raises():
@@ -334,9 +334,9 @@ def test_unknown_sample_raises_and_lists_the_samples():
 def test_nonexistent_path_raises(tmp_path: Path):
     missing = tmp_path / "missing.txt"
     with pytest.raises(ValueError, match="Unknown corpus .*toy:NAME, sample:NAME"):
-        load(str(missing))
+        load(str(missing), allow_paths=True)
     with pytest.raises(ValueError, match="Unknown corpus"):
-        load(str(tmp_path))  # a directory is no corpus either
+        load(str(tmp_path), allow_paths=True)  # a directory is no corpus either
 
 
 # --- real samples ---------------------------------------------------------------------
@@ -376,3 +376,65 @@ def test_sample_enwiki_is_large():
     lines = load_lines("sample:enwiki")
     assert all(len(line.split()) > 2 for line in lines)
     assert count_words(" ".join(lines).split()).items() == wc.items()
+
+
+# --- the web path: a name from a request never opens a file on the server ---------------
+
+
+@pytest.mark.parametrize("name", ["/etc/passwd", "../README.md", "data/toys.toml", "C:\\x.txt"])
+def test_a_path_is_refused_unless_paths_are_allowed(name):
+    with pytest.raises(ValueError, match=r"choose toy:NAME or sample:NAME here, or upload"):
+        load(name)
+    with pytest.raises(ValueError, match="Unknown corpus"):
+        load_lines(name)
+
+
+def test_sage_sample_sentences_refuses_a_path_unless_allowed(tmp_path: Path):
+    from subtok_core import sage
+
+    path = tmp_path / "mine.txt"
+    path.write_text("It rains. The cat sleeps.\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="Unknown corpus"):
+        sage.sample_sentences(str(path))
+    assert sage.sample_sentences(str(path), allow_paths=True) == [
+        ["It", "rains."],
+        ["The", "cat", "sleeps."],
+    ]
+
+
+def test_the_command_line_still_trains_on_a_txt_path(tmp_path: Path, capsys):
+    from subtok_core.cli import main
+
+    path = tmp_path / "mine.txt"
+    path.write_text("low lower lowest low\n", encoding="utf-8")
+    assert main(["train", "bpe", "--corpus", str(path), "--merges", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "l + o" in out and "Reached the 2 merges asked for" in out
+
+
+# --- UTF-16 and UTF-32: named, not called binary ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("codec", "name"),
+    [
+        ("utf-16", "UTF-16"),  # with its byte order mark
+        ("utf-16-le", "UTF-16"),
+        ("utf-16-be", "UTF-16"),
+        ("utf-32", "UTF-32"),
+    ],
+)
+def test_a_wide_encoding_is_named_and_utf8_asked_for(codec, name):
+    data = "low lower newest\nwidest\n".encode(codec)
+    with pytest.raises(ValueError, match=rf"^f.txt is {name} text, not UTF-8\. Save it as UTF-8"):
+        decode_upload(data, "f.txt")
+
+
+def test_non_latin_utf16_with_its_mark_is_named_too():
+    with pytest.raises(ValueError, match="is UTF-16 text"):
+        decode_upload("ёжик 猫".encode("utf-16"), "f.txt")
+
+
+def test_binary_with_nul_bytes_is_still_binary():
+    with pytest.raises(ValueError, match="looks like a binary file"):
+        decode_upload(b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00", "a.out")

@@ -47,7 +47,7 @@ def source(args):
     """The sentences of --corpus (the first --limit lines)."""
     if args.limit is not None and args.limit < 1:
         raise ValueError(f"--limit must be at least 1 line, not {args.limit}.")
-    sentences = sample_sentences(args.corpus, args.limit)
+    sentences = sample_sentences(args.corpus, args.limit, allow_paths=True)
     print(f"{len(sentences)} sentences, {sum(map(len, sentences))} words", file=sys.stderr)
     return sentences
 

@@ -27,15 +27,20 @@ UNKNOWN = -1  # the id of a character that no piece covers (never seen in traini
 
 
 def sample_sentences(
-    source: str | Sequence[str], limit: int | None = None, sentences: bool = True
+    source: str | Sequence[str],
+    limit: int | None = None,
+    sentences: bool = True,
+    *,
+    allow_paths: bool = False,
 ) -> list[list[str]]:
     """A corpus name (or its lines) -> sentences as word lists: lines are split into
     sentences (SaGe's context unit), empty ones dropped; `limit` keeps the first lines.
+    A name may be a .txt path only with `allow_paths` (the command line; see corpus.load).
 
     >>> sample_sentences(["It rains. The cat sleeps.", "  ", "Done."])
     [['It', 'rains.'], ['The', 'cat', 'sleeps.'], ['Done.']]
     """
-    lines = load_lines(source) if isinstance(source, str) else list(source)
+    lines = load_lines(source, allow_paths=allow_paths) if isinstance(source, str) else list(source)
     lines = [line for line in lines[:limit] if line.strip()]
     units = split_sentences(lines) if sentences else lines
     return [words for words in (split_words(u) for u in units) if words]
