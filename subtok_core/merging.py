@@ -200,8 +200,14 @@ def stop_reason(
 def add_merge_options(cmd) -> None:
     """--merges or --vocab-size (one of them), --ties, --split-punct."""
     size = cmd.add_mutually_exclusive_group(required=True)
-    size.add_argument("--merges", type=int, help="number of merges to make")
-    size.add_argument("--vocab-size", type=int, help="stop when the vocabulary has N symbols")
+    size.add_argument(
+        "--merges", type=int,
+        help=f"number of merges to make ({limits.describe('merges')})",
+    )  # fmt: skip
+    size.add_argument(
+        "--vocab-size", type=int,
+        help=f"stop when the vocabulary has N symbols ({limits.describe('vocab_size')})",
+    )  # fmt: skip
     cmd.add_argument(
         "--ties",
         choices=TIE_RULES,

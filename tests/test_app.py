@@ -102,3 +102,16 @@ def test_merges_number_caps_the_steps_and_an_early_stop_is_explained():
     # at, ag, then one merge per word (cat, bat, bag, tag, cats) leaves no pair: 7 merges
     assert at.slider(key="step").max == 7
     assert "Stopped after 7 merges: no pair is left" in at.warning[0].value
+
+
+def test_the_bpe_page_shows_the_tested_reference_loop():
+    """ "Read the code" shows bpe/reference.py, the loop the property tests hold the fast
+    trainer to, as its real source."""
+    import inspect
+
+    from subtok_core.bpe import reference
+
+    at = bpe_page(corpus="toy:low-lower", marker="eow")
+    shown = " ".join(block.value for block in at.code)
+    assert inspect.getsource(reference.learn_merges).strip() in shown
+    assert "def count_pairs" in shown and "def merge_pair" in shown

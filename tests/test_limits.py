@@ -120,3 +120,18 @@ def test_sage_refuses_what_cannot_succeed_before_training(settings, message):
     with pytest.raises(ValueError, match=message):
         trace_sage(sentences, SageSettings(**settings), on_phase=calls.append)
     assert not any("Word2Vec" in c or "scoring" in c for c in calls)
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "phrase"),
+    [
+        ("bpe", "200,000 on the command line"),
+        ("unigram", "50 on the command line"),
+        ("sage", "100,000 on the command line"),
+    ],
+)
+def test_the_limits_and_their_reasons_are_in_the_command_help(capsys, algorithm, phrase):
+    from subtok_core.cli import main
+
+    assert main(["train", algorithm, "--help"]) == 0
+    assert phrase in " ".join(capsys.readouterr().out.split())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
+from .. import limits
 from ..records import Trace
 from .corpus import sample_sentences
 from .records import CONTROLS, PAPER, SCORE_NAMES, SageSettings
@@ -22,14 +23,32 @@ def add(cmd) -> None:
     cmd.add_argument("--limit", type=int, metavar="N", help="use only the first N lines")
     default = SageSettings()
     options = [
-        ("--vocab-size", "vocab_size", int, f"final vocab size V (default: {default.vocab_size})"),
+        (
+            "--vocab-size",
+            "vocab_size",
+            int,
+            f"final vocab size V (default: {default.vocab_size}; "
+            f"{limits.describe('sage_vocab_size')})",
+        ),
         ("--initial-size", "initial_size", int, "BPE size to start from (default: round(n x V))"),
-        ("--n", "n", float, f"overshoot factor without --initial-size (default: {default.n})"),
+        (
+            "--n",
+            "n",
+            float,
+            f"overshoot factor without --initial-size (default: {default.n}; "
+            f"{limits.describe('sage_n')})",
+        ),
         ("--k", "k", int, f"pieces pruned per step (default: {default.k})"),
         ("--M", "M", int, f"size of the candidate set (default: {default.M})"),
         ("--m", "m", int, f"recompute every score every m steps (default: {default.m})"),
         ("--l", "l", int, f"retrain embeddings every l x m steps (default: {default.l})"),
-        ("--window", "window", int, f"context window of the loss (default: {default.window})"),
+        (
+            "--window",
+            "window",
+            int,
+            f"context window of the loss (default: {default.window}; "
+            f"{limits.describe('sage_window')})",
+        ),
         ("--dim", "dim", int, f"embedding dimensions (default: {default.dim})"),
         ("--seed", "seed", int, f"Word2Vec and random-control seed (default: {default.seed})"),
     ]

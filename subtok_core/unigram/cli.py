@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from .. import limits
 from ..merging import load_words
 from ..records import Trace
 from .seed import SEEDS
@@ -26,14 +27,20 @@ source = load_words  # what it trains on: the word counts of --corpus
 
 def add(cmd) -> None:
     cmd.add_argument("--variant", choices=VARIANTS, default="textbook")
-    cmd.add_argument("--vocab-size", type=int, help="stop at N pieces (default: the characters)")
+    cmd.add_argument(
+        "--vocab-size", type=int,
+        help=f"stop at N pieces (default: the characters; {limits.describe('vocab_size')})",
+    )  # fmt: skip
     seed = cmd.add_mutually_exclusive_group()
     seed.add_argument("--seed", choices=SEEDS, default="all", help="textbook seed")
     seed.add_argument(
         "--strict", dest="seed", action="store_const", const="strict",
         help="seed with strict substrings only, as the 001 slides",
     )  # fmt: skip
-    cmd.add_argument("--seed-size", type=int, help="pieces in a 'frequent' (or EM) seed")
+    cmd.add_argument(
+        "--seed-size", type=int,
+        help=f"pieces in a 'frequent' (or EM) seed ({limits.describe('seed_size')})",
+    )  # fmt: skip
     cmd.add_argument("--max-piece-len", type=int, help="longest seed piece, in characters")
     cmd.add_argument("--log-base", choices=("e", "10"), default="e", help="textbook loss base")
     cmd.add_argument(
@@ -44,7 +51,10 @@ def add(cmd) -> None:
         help="textbook: remove this piece in the next round (repeat for later rounds)",
     )  # fmt: skip
     cmd.add_argument("--shrink", type=float, help="EM: share of pieces kept per round (0.75)")
-    cmd.add_argument("--em-iterations", type=int, help="EM: E/M pairs per round (2)")
+    cmd.add_argument(
+        "--em-iterations", type=int,
+        help=f"EM: E/M pairs per round (2; {limits.describe('em_iterations')})",
+    )  # fmt: skip
     cmd.add_argument(
         "--split-punct", action="store_true", help="split punctuation off words before counting"
     )
