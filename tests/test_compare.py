@@ -18,7 +18,7 @@ def test_parse_kinds_keeps_order_and_refuses_bad_lists():
     assert compare.parse_kinds("unigram,BPE, bpe") == ("unigram", "bpe")
     with pytest.raises(ValueError, match="Unknown tokenizer 'gpt'"):
         compare.parse_kinds("bpe,gpt")
-    with pytest.raises(ValueError, match="2 to 4 tokenizers at a time, not 1"):
+    with pytest.raises(ValueError, match="2 to 6 tokenizers at a time, not 1"):
         compare.parse_kinds("bpe")
 
 
@@ -98,4 +98,4 @@ def test_bad_choices_show_an_error_not_a_traceback():
     assert any("smaller than" in e.value for e in at.error)
     at.multiselect(key="compare_tok").set_value(["bpe"]).run()
     assert not at.exception
-    assert any("2 to 4 tokenizers" in e.value for e in at.error)
+    assert any("2 to 6 tokenizers" in e.value for e in at.error)

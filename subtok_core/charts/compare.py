@@ -107,7 +107,8 @@ def _color(df: pd.DataFrame, names: Sequence[str] | None, field: str = "tokenize
     """The color channel of the tokenizers in `df`, and its scale (for dashes and order)."""
     shown = list(dict.fromkeys(df[field]))
     scale = tokenizer_colors(names or shown, shown)
-    legend = alt.Legend(title=None, orient="bottom")
+    # below the chart, in rows of three: long names (Tekken (Mistral)) are never cut
+    legend = alt.Legend(title=None, orient="bottom", columns=min(3, len(shown)), labelLimit=240)
     return alt.Color(f"{field}:N", scale=scale, legend=legend), scale
 
 
@@ -261,7 +262,7 @@ def efficiency_chart(
     title, fmt = EFFICIENCY_TITLES[value]
     color, scale = _color(df, names)
     base = alt.Chart(df).encode(
-        y=alt.Y("tokenizer:N", sort=scale.domain, title=None),
+        y=alt.Y("tokenizer:N", sort=scale.domain, title=None, axis=alt.Axis(labelLimit=240)),
         x=alt.X(f"{value}:Q", title=title),
         tooltip=["tokenizer:N", *(alt.Tooltip(f"{c}:Q", title=t, format=f)
                                   for c, (t, f) in EFFICIENCY_TITLES.items())],

@@ -31,6 +31,7 @@ from .tokenized import (
     bare,
     check_style,
     common_notation,
+    length,
     model_style,
     tokenize_corpus,
     tokenize_with,
@@ -54,7 +55,8 @@ def _subwords(vocab: Sequence[str]) -> list[str]:
 
 def token_lengths(vocab: Sequence[str], style: str | None = None) -> pd.DataFrame:
     """How many vocabulary entries have each length in characters (markers not counted,
-    special tokens left out). `style` is detected from the vocabulary when None.
+    special tokens left out, part of a character shown as bytes counted as one character).
+    `style` is detected from the vocabulary when None.
 
     Columns: length (every length from the shortest to the longest), tokens, share.
 
@@ -62,7 +64,7 @@ def token_lengths(vocab: Sequence[str], style: str | None = None) -> pd.DataFram
     {'length': [0, 1, 2, 3], 'tokens': [1, 2, 1, 1], 'share': [0.2, 0.4, 0.2, 0.2]}
     """
     style = check_style(style, vocab)
-    lengths = [len(bare(p, style)) for p in _subwords(vocab)]
+    lengths = [length(p, style) for p in _subwords(vocab)]
     if not lengths:
         raise ValueError("The vocabulary is empty: there is no token to measure.")
     counts = np.bincount(lengths)

