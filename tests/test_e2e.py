@@ -90,6 +90,26 @@ def test_compare_deep_link_trains_on_enwiki_and_draws_the_charts(page: Page, app
     expect(page).to_have_url(re.compile(r"tok=bpe(%2C|,)unigram"))
 
 
+def test_compare_with_gpt4_and_mistral_draws_every_chart_and_outlines_byte_pieces(
+    page: Page, app_url: str
+):
+    page.goto(f"{app_url}/compare?corpus=sample:lee&size=1000&tok=bpe,cl100k_base,mistral-v1")
+    page.wait_for_selector(IDLE, timeout=240_000)
+    expect(page.get_by_text("Token length", exact=True)).to_be_visible(timeout=240_000)
+    expect(page.get_by_text("cl100k_base (GPT-4): ", exact=False).first).to_be_visible()
+    expect(page.get_by_text("Mistral v1: ", exact=False).first).to_be_visible()
+    # characters per token, the premium, five measures and one pair's frequency shifts
+    charts = page.locator("[data-testid='stVegaLiteChart']")
+    expect(charts).to_have_count(8, timeout=60_000)
+    for n in range(8):
+        charts.nth(n).scroll_into_view_if_needed()
+        expect(charts.nth(n).locator("canvas, svg").first).to_be_visible(timeout=60_000)
+    page.get_by_text("emoji and Chinese", exact=True).click()
+    settle(page)
+    expect(page.locator(".tok.part").first).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("holds only part of a character", exact=False)).to_be_visible()
+
+
 def test_sage_deep_link_runs_on_a_small_sample_and_shows_the_verdict(page: Page, app_url: str):
     page.goto(f"{app_url}/sage?corpus=sample:crime&V=150&k=10&M=20&step=2")
     page.wait_for_selector(IDLE, timeout=240_000)
