@@ -26,10 +26,15 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "wordpiece.py": "wordpiece",
     "unigram.py": "unigram",
     "compare.py": "compare",
+    "_compare_views.py": "compare",
     "sage.py": "sage",
     "_sage_views.py": "sage",
     "_sage_results.py": "sage",
     "home.py": "home",
+    "join.py": "join",
+    "_poll.py": None,  # the class poll panel of the lessons, keyed by the page it gets
+    "notes.py": "notes",
+    "_regularize.py": None,  # panels of /bpe and /unigram, keyed by the prefix they get
 }
 MADE_BY_HELPER = {"_widgets.py", "bpe.py", "wordpiece.py", "unigram.py", "compare.py"}
 ANY = "{}"  # a part of a key computed when the page runs

@@ -67,7 +67,8 @@ def _encoder(processor):
             if not out["ids"]:
                 return Encoded((), ())
             starts, ends = zip(*out["offsets"])
-            return Encoded(tuple(map(Span, out["pieces"], starts, ends)), tuple(out["ids"]))
+            spans = tuple(map(Span._make, zip(out["pieces"], starts, ends)))
+            return Encoded(spans, tuple(out["ids"]))
 
         return encode
     return lambda text: spans_from_proto(text, processor.encode_as_immutable_proto(text))
