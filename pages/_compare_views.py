@@ -12,6 +12,7 @@ import streamlit as st
 from pages import _widgets as w
 from subtok_core import compare, languages
 from subtok_core.charts import languages as viz_languages
+from subtok_core.pretrained import Pretrained
 
 PAGE = "compare"
 DEFAULT_TEXT = "Tokenizers disagree most about rare words such as unbelievably or tokenization."
@@ -151,3 +152,18 @@ def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -
             "per character (or per word) and keeps nothing of the text. The real tokenizers "
             "fall back to bytes instead and never lose a character."
         )
+
+
+def export_panel(models: dict, prints: dict, labels: dict) -> None:
+    """Each tokenizer trained here as a Hugging Face tokenizer.json, to load elsewhere."""
+    from pages import _export  # the exporter loads only on pages that export
+
+    trained = [k for k, m in models.items() if not isinstance(m, Pretrained)]
+    if not trained:
+        return
+    with st.expander("Take a tokenizer trained here with you: Hugging Face tokenizer.json"):
+        for kind in trained:
+            st.markdown(f"**{labels[kind]}**")
+            _export.hf_download(
+                lambda m=models[kind]: m, w.widget_key(PAGE, f"hf_{kind}"), prints[kind]
+            )

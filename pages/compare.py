@@ -328,6 +328,7 @@ labels = {kind: label(kind) for kind in models}
 names = list(dict.fromkeys(label(k) for k in (*compare.KINDS, "sage", *known_kinds())))
 pretrained_note(models)
 views.side_by_side(models, labels)
+views.export_panel(models, prints, labels)
 st.divider()
 views.languages_view(models, prints, labels, names)
 st.divider()

@@ -190,3 +190,15 @@ def test_a_broken_tokenizer_json_is_a_message():
     at.run()
     assert not at.exception
     assert at.error and "bad.json" in at.error[0].value
+
+
+def test_a_trained_tokenizer_exports_on_request_and_a_pretrained_one_does_not():
+    at = open_page("pages/compare.py", corpus="toy:hug-pug", size="14", tok="bpe,cl100k_base")
+    assert not at.get("download_button") or all(
+        "tokenizer.json" not in d.proto.label for d in at.get("download_button")
+    )
+    assert [b.key for b in at.button if b.key.startswith("compare_hf_")] == ["compare_hf_bpe_ask"]
+    at.button(key="compare_hf_bpe_ask").click().run()
+    assert not at.exception
+    labels = [d.proto.label for d in at.get("download_button")]
+    assert "Download as Hugging Face tokenizer.json" in labels

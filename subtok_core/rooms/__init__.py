@@ -1,0 +1,37 @@
+"""The class poll: the teacher opens a room on a lesson's step, the students answer on
+their phones, the teacher sees the answers and reveals the algorithm's choice.
+
+- ``db``: the database setting ($SUBTOK_DB_URL, else an SQLite file), one engine per
+  URL, the tables rooms, rounds and answers;
+- ``records``: a room, a round; the checks on a typed room code and answer;
+- ``store``: ``RoomStore`` (open_room, join, open_round, current_round, submit, tally,
+  reveal, expire_rooms) and ``store()``, the store of the setting;
+- ``questions``: what a round asks at step i of a trace, and the trace's answer.
+
+A poll round, end to end:
+
+>>> import tempfile
+>>> from subtok_core.corpus import load
+>>> from subtok_core.bpe import trace_bpe
+>>> trace = trace_bpe(load("toy:low-lower"), merges=4, marker="eow")
+>>> polls = RoomStore(f"sqlite:///{tempfile.mkdtemp()}/polls.sqlite3")
+>>> code = polls.open_room("bpe", "bpe", "toy:low-lower", "/bpe?corpus=toy:low-lower",
+...                        dict(trace.params), zip(trace.start.words, trace.start.counts))
+>>> q = next_merge(trace, 2)
+>>> round_id = polls.open_round(code, 2, q.answers, q.tied)
+>>> for session, said in [("a", "est </w>"), ("b", "(est, </w>)"), ("c", "l o")]:
+...     polls.submit(code, round_id, session, q.canonical(said))
+>>> polls.tally(round_id)
+[('(est, </w>)', 2), ('(l, o)', 1)]
+"""
+
+from .db import database_url
+from .questions import QUESTIONS, Question, next_merge, next_prune, question_for
+from .records import Room, Round, clean_answer, lesson_params, normal_code
+from .store import LIFETIME, RoomStore, store
+
+__all__ = [
+    "LIFETIME", "QUESTIONS", "Question", "Room", "RoomStore", "Round", "clean_answer",
+    "database_url", "lesson_params", "next_merge", "next_prune", "normal_code", "question_for",
+    "store",
+]  # fmt: skip

@@ -1,0 +1,183 @@
+"""AppTest: a class poll round, the teacher's panel (pages/_poll.py) in one session and
+three students on /join (pages/join.py) in three others, on one SQLite file.
+
+The expected merges are those of 003 (../shared/seeds/003_fbf19eb985f31fbe.txt): on
+low/lower/newest/widest with </w>, merge 3 is "est </w>" (6 + 3 = 9 times), merge 4 "l o".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from apptools import open_page
+from streamlit.testing.v1 import AppTest
+
+from pages import _poll
+from subtok_core import rooms
+from subtok_core.charts.poll import answers_chart
+
+ROOT = str(Path(__file__).parents[1])
+SCRIPT = "<script>alert(1)</script>"
+
+
+def teacher_page(root: str) -> None:
+    """A lesson page with only the poll: BPE on toy:low-lower, marker eow, at ?step=."""
+    import sys
+
+    sys.path.insert(0, root)
+    import streamlit as st
+
+    from pages import _poll
+    from subtok_core import bpe, corpus
+
+    trace = bpe.trace_bpe(corpus.load("toy:low-lower"), merges=10, marker="eow")
+    _poll.teacher_panel("bpe", trace, int(st.query_params.get("step", "2")))
+
+
+@pytest.fixture(autouse=True)
+def database(tmp_path, monkeypatch):
+    """Every session of a test shares one SQLite file, as the sessions of a server do."""
+    monkeypatch.setenv("SUBTOK_DB_URL", f"sqlite:///{tmp_path / 'polls.sqlite3'}")
+
+
+def teacher() -> AppTest:
+    at = AppTest.from_function(teacher_page, default_timeout=60, kwargs={"root": ROOT})
+    at.query_params["step"] = "2"
+    return at.run()
+
+
+def student(code: str) -> AppTest:
+    return open_page("pages/join.py", room=code)
+
+
+def answer(at: AppTest, pick: str = "", typed: str = "") -> AppTest:
+    """Send the form of the round on screen: a pair picked in the list, or typed."""
+    if pick:
+        at.selectbox[0].set_value(pick)
+    if typed:
+        at.text_input[0].input(typed)
+    return at.button[0].click().run()
+
+
+def texts(elements) -> list[str]:
+    return [e.value for e in elements]
+
+
+def open_room_and_round(at: AppTest) -> str:
+    at.button(key="bpe_poll_open").click().run()
+    code = at.session_state["bpe_poll_room"]
+    at.button(key="bpe_poll_round").click().run()
+    assert "**Round on step 2** (open): **0** answers." in texts(at.markdown)
+    return code
+
+
+def test_a_poll_round_three_students_answer_and_the_reveal_shows_the_trace_merge():
+    teach = teacher()
+    code = open_room_and_round(teach)
+    assert code in texts(teach.metric)
+    pupils = [student(code) for _ in range(3)]
+    assert len({p.session_state["join_session"] for p in pupils}) == 3  # anonymous, distinct
+    assert all(p.subheader[0].value == "Which pair is merged next (merge 3)?" for p in pupils)
+    answer(pupils[0], pick="(est, </w>)")
+    answer(pupils[1], typed="est </w>")  # typed, read as the pair it names
+    answer(pupils[2], pick="(l, o)")
+    for pupil in pupils:
+        assert "Recorded. Wait for your teacher to reveal the answer." in texts(pupil.success)
+    teach.run()
+    assert "**Round on step 2** (open): **3** answers." in texts(teach.markdown)
+    teach.button(key="bpe_poll_reveal").click().run()
+    assert texts(teach.metric) == [code, "(est, </w>)", "2 of 3 (67%)"]
+    assert any("(est, </w>) occurs 9 times" in info for info in texts(teach.info))
+    verdicts = []
+    for pupil in pupils:
+        pupil.run()
+        assert "(est, </w>)" in texts(pupil.metric)
+        verdicts.append(texts(pupil.success) + texts(pupil.warning))
+    assert verdicts == [["You predicted it."], ["You predicted it."], ["Not this time."]]
+
+
+def test_a_student_cannot_answer_twice_and_follows_the_teacher_to_the_next_step():
+    teach = teacher()
+    code = open_room_and_round(teach)
+    pupil = answer(student(code), pick="(l, o)")
+    assert texts(pupil.text) == ["(l, o)"] and not pupil.selectbox  # the form is gone
+    teach.query_params["step"] = "3"
+    teach.run().button(key="bpe_poll_round").click().run()
+    pupil.run()
+    assert pupil.subheader[0].value == "Which pair is merged next (merge 4)?"
+    answer(pupil, pick="(o, w)")
+    polls = rooms.store()
+    assert polls.tally(polls.current_round(code).id) == [("(o, w)", 1)]
+    teach.run().button(key="bpe_poll_reveal").click().run()
+    assert texts(pupil.run().warning) == [
+        "Close: yours was tied with it, and the tie rule chose the other."
+    ]
+
+
+def test_an_answer_like_a_script_comes_back_as_plain_text():
+    teach = teacher()
+    code = open_room_and_round(teach)
+    pupil = answer(student(code), typed=SCRIPT)
+    assert texts(pupil.text) == [SCRIPT]
+    teach.run()
+    shown = teach.dataframe[0].value
+    assert SCRIPT in list(shown["answer"])
+    html = [m.value for m in teach.markdown if m.proto.allow_html]
+    assert not any("<script" in value for value in html)
+    current = rooms.store().current_round(code)
+    frame = _poll.answers_frame(rooms.store().tally(current.id), current)
+    assert list(frame["answer"]) == [SCRIPT]
+    assert answers_chart(frame).to_dict()["datasets"]  # the answer is data for Vega
+
+
+@pytest.mark.parametrize(
+    ("room", "message"), [("XXXX", "There is no room XXXX"), ("hello", "is not a room code")]
+)
+def test_a_wrong_room_code_says_so_and_asks_again(room, message):
+    at = open_page("pages/join.py", room=room)
+    assert any(message in error for error in texts(at.error))
+    assert at.text_input(key="join_code")
+
+
+def test_an_expired_room_is_refused_on_the_join_page(monkeypatch):
+    polls = rooms.store()
+    code = polls.open_room("bpe", "bpe", "toy:low-lower", "/bpe", {"merges": 4}, [("low", 5)])
+    later = polls.clock() + rooms.LIFETIME + 1
+    monkeypatch.setattr(polls, "clock", lambda: later)
+    at = open_page("pages/join.py", room=code)
+    assert any(f"Room {code} has expired" in error for error in texts(at.error))
+
+
+def test_without_a_round_the_student_waits():
+    polls = rooms.store()
+    code = polls.open_room("bpe", "bpe", "toy:low-lower", "/bpe", {"merges": 4}, [("low", 5)])
+    at = open_page("pages/join.py", room=code)
+    assert texts(at.info) == ["Waiting for your teacher to open the first round."]
+
+
+def test_a_unigram_round_asks_for_the_piece_pruned_next():
+    from subtok_core.corpus import load
+    from subtok_core.unigram import trace_unigram
+
+    trace = trace_unigram(load("toy:run-bug"), log_base="10", vocab_size=14)
+    polls = rooms.store()
+    code = polls.open_room(
+        "unigram", "unigram", "toy:run-bug", "/unigram", dict(trace.params),
+        zip(trace.start.words, trace.start.counts),
+    )  # fmt: skip
+    question = rooms.next_prune(trace, 1)
+    round_id = polls.open_round(code, 1, list(question.answers), list(question.tied))
+    pupil = answer(student(code), typed="un")
+    assert pupil.subheader[0].value == "Which piece is pruned next (step 3)?"
+    assert polls.tally(round_id) == [("un", 1)]
+    polls.reveal(round_id)
+    assert texts(pupil.run().metric) == ["ru"]
+
+
+def test_the_join_link_and_its_qr_code():
+    assert _poll.join_link("K7RD", "bpe", "http://10.0.0.5:8501/bpe") == (
+        "http://10.0.0.5:8501/join?room=K7RD"
+    )
+    png = _poll.qr_png("http://10.0.0.5:8501/join?room=K7RD")
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
