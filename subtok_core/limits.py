@@ -56,6 +56,28 @@ LIMITS = {
         "lines", 100_000, 10_000_000, "the whole sample is re-tokenized at every prune step"
     ),
     "text_chars": Limit("characters", 10_000, 1_000_000, "the text is encoded on every click"),
+    "samples": Limit(
+        "samples", 2_000, 100_000, "every sample encodes the text once more, at random"
+    ),
+    "nbest": Limit(
+        "n-best segmentations",
+        100,
+        10_000,
+        "the search keeps every partial segmentation that could still be among the n best",
+    ),  # fmt: skip
+    # byte-level BPE (bytebpe/): merging a chunk rescans its pairs after every merge
+    "chunk_bytes": Limit(
+        "bytes in one chunk",
+        1_000,
+        10_000,
+        "merging a chunk costs the square of its length in bytes (10,000 bytes: seconds)",
+    ),
+    "replay_bytes": Limit(
+        "bytes to replay",
+        2_000,
+        200_000,
+        "the replay lists every merge of every chunk with the parts after it",
+    ),
 }
 WORD_MAX_CHARS = 200  # training and encoding: the cost of a word grows with its length squared
 TEXTBOOK_MAX_SUBSTRINGS = 500_000  # the textbook Unigram seed enumerates every substring
@@ -89,6 +111,21 @@ def check(name: str, value, where: str = "cli") -> None:
         raise ValueError(
             f"{entry.what} {value:,} is more than the {top:,} allowed here: {entry.why}."
         )
+
+
+def check_count(name: str, value, where: str = "cli") -> None:
+    """Refuse a count (of samples, of segmentations) that is not a whole number from 1 to
+    the limit of `name`.
+
+    >>> check_count("samples", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: samples must be a whole number of at least 1, not 0.
+    """
+    entry = LIMITS[name]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{entry.what} must be a whole number of at least 1, not {value!r}.")
+    check(name, value, where)
 
 
 def check_words(words: Iterable[str], max_chars: int = WORD_MAX_CHARS) -> None:

@@ -32,11 +32,16 @@ TIE_RULES = ("first", "lex", "tokenizers")
 class SymbolCorpus:
     """Words as strings of symbol ids, the words each pair occurs in, and tie orders."""
 
+    # [UNK] may not be learned where it stands for unknown characters; byte-level BPE has
+    # no unknown token (every text is bytes), so it learns "[UNK]" like any other text
+    refuses_unknown_token = True
+
     def __init__(self, wc: WordCounts, segs: list[list[str]], names: list[str], ties: str):
         if ties not in TIE_RULES:
             raise ValueError(f"Unknown tie rule {ties!r}; choose one of {', '.join(TIE_RULES)}.")
         limits.check_words(wc.words)
-        _refuse_unknown_token(wc.words)
+        if self.refuses_unknown_token:
+            _refuse_unknown_token(wc.words)
         self.ties, self.counts = ties, list(wc.counts)
         self.names = list(names)
         self.ids = {s: chr(i) for i, s in enumerate(self.names)}

@@ -1,7 +1,7 @@
 """Every algorithm behind one name: the CLI, export, Compare and the measures ask here.
 
 >>> sorted(ALGORITHMS)
-['bpe', 'sage', 'unigram', 'wordpiece']
+['bpe', 'bytebpe', 'sage', 'unigram', 'wordpiece']
 >>> from subtok_core.corpus import load
 >>> bpe = get("bpe")
 >>> model = bpe.model_at(bpe.trace(load("toy:cat-bat"), merges=2))
@@ -23,13 +23,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import bpe, sage, unigram, wordpiece
+from . import bpe, bytebpe, sage, unigram, wordpiece
 from .pretrained import BUILTIN, Pretrained, hf
 from .records import Algorithm, Trace
 
 ALGORITHMS: dict[str, Algorithm] = {
-    algo.name: algo
-    for algo in (bpe.ALGORITHM, wordpiece.ALGORITHM, unigram.ALGORITHM, sage.ALGORITHM)
+    package.ALGORITHM.name: package.ALGORITHM
+    for package in (bpe, wordpiece, unigram, sage, bytebpe)
 }
 LABELS = {name: algo.label for name, algo in ALGORITHMS.items()}
 

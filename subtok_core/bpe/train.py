@@ -49,7 +49,12 @@ class _State(SymbolCorpus):
         bare = sorted({ch for w in wc.words for ch in w} | _marker_symbols(marker))
         suffixed = list(dict.fromkeys(s[-1] for s in segs)) if marker == "suffix" else []
         names = bare + [s for s in suffixed if s not in set(bare)]
-        super().__init__(wc, segs, names, ties)
+        self._setup(wc, segs, names, ties, snapshot)
+
+    def _setup(self, wc: WordCounts, segs: list, names: list[str], ties: str, snapshot: bool):
+        """Count every pair of the words cut into `segs` (symbols numbered as in `names`);
+        byte-level BPE (bytebpe/) starts here with its own symbols."""
+        SymbolCorpus.__init__(self, wc, segs, names, ties)
         self.snapshot = snapshot
         self.vocab: list[str] = [self.ids[s] for s in self.names]
         self.pair_counts = self.initial_pair_counts()

@@ -1,0 +1,130 @@
+"""Byte-level traces and models as plain data (JSON, CSV) and back.
+
+A model file always spells symbols in GPT-2 letters, as Hugging Face's tokenizer.json and
+merges.txt do: that spelling gives every byte string one name and back. A trace's steps
+are written in the trace's ``byte_display``: GPT-2 letters, or "hex" (printable
+characters as themselves, other bytes as <hex>), which reads better but is not always
+reversible (a text "<0A>" and a line break look alike).
+
+>>> from subtok_core.bytebpe.train import model_from_trace, trace_bytebpe
+>>> trace = trace_bytebpe(["é é"], merges=1, byte_display="gpt2")
+>>> step = trace_to_dict(trace)["steps"][0]
+>>> step["pair"], step["new_symbol"]
+(['Ã', '©'], 'Ã©')
+>>> trace = trace_bytebpe(["é é"], merges=1)
+>>> step = trace_to_dict(trace)["steps"][0]
+>>> step["pair"], step["new_symbol"], trace_to_dict(trace)["model"]["merges"]
+(['<C3>', '<A9>'], 'é', [['Ã', '©']])
+>>> model_from_dict(model_to_dict(model_from_trace(trace))) == model_from_trace(trace)
+True
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..plain import FORMAT_VERSION, csv_text, pairs, pieces
+from ..records import Trace
+from .patterns import PATTERNS
+from .records import ByteBpeModel
+from .symbols import BASE_SYMBOLS, LETTER_BYTES, show
+
+
+def step_to_dict(step, full: bool, style: str = "gpt2") -> dict[str, Any]:
+    """One merge as plain data, symbols in `style`; ``full`` adds the step's snapshot."""
+    out: dict[str, Any] = {
+        "pair": [show(s, style) for s in step.pair],
+        "count": step.count,
+        "new_symbol": show(step.new_symbol, style),
+        "tied_with": [[show(s, style) for s in pair] for pair in step.tied_with],
+    }
+    if full:
+        out.update(_snapshot(step, style))
+        out["vocab_size"] = step.vocab_size
+    return out
+
+
+def _snapshot(record, style: str) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "pair_table": [[show(a, style), show(b, style), c] for a, b, c in record.pair_table],
+        "corpus_symbols": record.corpus_symbols,
+    }
+    if record.segmentations is not None:  # compact traces keep no segmentation
+        out["segmentations"] = [[show(s, style) for s in seg] for seg in record.segmentations]
+    return out
+
+
+def start_to_dict(trace: Trace, style: str = "gpt2") -> dict[str, Any]:
+    """The chunks (as text), their counts, the 256 bytes and the first pair table."""
+    start = trace.start
+    out = {"words": list(start.words), "counts": list(start.counts),
+           "vocab": [show(s, style) for s in start.vocab]}  # fmt: skip
+    return {**out, **_snapshot(start, style)}
+
+
+def trace_to_dict(trace: Trace, full: bool = False) -> dict[str, Any]:
+    """``export.trace_to_dict`` with the steps in the trace's byte display."""
+    from ..export import trace_to_dict as plain  # export reads the registry, which reads us
+
+    style = trace.param("byte_display", "gpt2")
+    out = plain(trace, full)
+    if full:
+        out["start"] = start_to_dict(trace, style)
+    out["steps"] = [step_to_dict(step, full, style) for step in trace.steps]
+    return out
+
+
+def trace_json(trace: Trace, full: bool = False) -> str:
+    """trace_to_dict as indented JSON (what ``subtok train bytebpe --json`` prints)."""
+    return json.dumps(trace_to_dict(trace, full), ensure_ascii=False, indent=2)
+
+
+def steps_csv(trace: Trace) -> str:
+    """One row per merge in the trace's byte display; ``ties`` counts the other pairs
+    that had the same count."""
+    style = trace.param("byte_display", "gpt2")
+    rows = [
+        [s.number, *(show(x, style) for x in (*s.pair, s.new_symbol)), s.count, len(s.tied_with)]
+        for s in trace.steps
+    ]
+    return csv_text(["number", "left", "right", "new_symbol", "count", "ties"], rows)
+
+
+def model_to_dict(model: ByteBpeModel) -> dict[str, Any]:
+    return {
+        "algorithm": "bytebpe",
+        "format_version": FORMAT_VERSION,
+        "pattern": model.pattern,
+        "vocab": list(model.vocab),
+        "merges": [list(pair) for pair in model.merges],
+    }
+
+
+def model_from_dict(data: dict, name: str = "the model") -> ByteBpeModel:
+    """Check a saved byte-level model field by field and rebuild it."""
+    pattern = data.get("pattern")
+    if pattern not in PATTERNS:
+        raise ValueError(
+            f"{name!r} has pattern {pattern!r}; it should be one of {', '.join(PATTERNS)}."
+        )
+    vocab = pieces(data, "vocab", name)
+    merges = pairs(data, name)
+    if vocab[:256] != BASE_SYMBOLS:
+        raise ValueError(
+            f"{name!r} is damaged: its vocabulary should start with the 256 bytes in GPT-2's order."
+        )
+    stray = next((s for s in vocab if any(ch not in LETTER_BYTES for ch in s)), None)
+    if stray is not None:
+        raise ValueError(
+            f"{name!r} is damaged: the piece {stray!r} is not written in GPT-2's byte letters."
+        )
+    known = set(vocab)
+    for left, right in merges:  # a merge must join pieces the model has into one it has
+        missing = next((p for p in (left, right, left + right) if p not in known), None)
+        if missing is not None:
+            raise ValueError(
+                f"{name!r} is damaged: the merge {left} + {right} needs {missing!r}, which "
+                "is not in its vocabulary."
+            )
+    return ByteBpeModel(merges, vocab, pattern)
