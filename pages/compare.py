@@ -9,6 +9,7 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
+from pages import _compare_paper as paper
 from pages import _compare_views as views
 from pages import _widgets as w
 from subtok_core import compare, corpus, limits, registry
@@ -166,7 +167,7 @@ def chart(title: str, key: str, built, table: pd.DataFrame, read: str | None = N
     )
 
 
-def charts(models: dict, prints: dict, lines: tuple[str, ...], names: list[str]) -> None:
+def charts(models: dict, prints: dict, lines: tuple[str, ...], names: list[str]) -> dict:
     """The measures of each model (`prints`: their fingerprints) on `lines`, cached by the
     fingerprint of both: SaGe's numbers follow the vocabulary this session trained."""
     lines_print = w.fingerprint(lines)  # hashed once per run
@@ -209,6 +210,7 @@ def charts(models: dict, prints: dict, lines: tuple[str, ...], names: list[str])
         with left if number % 2 == 0 else right:
             chart(title, key, builder(table, names=names), table, read)
     pair_panel(models, toks)
+    return per  # label -> its measures, for the 002 view below
 
 
 def wordpiece_note(per: dict) -> None:
@@ -341,7 +343,10 @@ measure = w.choice_box(
     SAME,
     help="Out of domain (SaGe §4.1): train on one sample, measure on another.",
 )
+per = None
 try:
-    charts(models, prints, measure_lines(name, measure, wc), names)
+    per = charts(models, prints, measure_lines(name, measure, wc), names)
 except ValueError as err:
     st.error(str(err))
+st.divider()
+paper.bostrom_view(models, prints, labels, names, per, name, size)

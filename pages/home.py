@@ -1,8 +1,59 @@
 """Home: what each lesson teaches, with a link to it."""
 
+import pandas as pd
 import streamlit as st
 
 from pages import _widgets as w
+from subtok_core import wordlevel
+
+
+def word_level_opening() -> None:
+    """003's opening: a vocabulary of whole words with IDs, an unknown word, why subwords."""
+    st.subheader("Why subwords? A vocabulary of whole words")
+    st.write(
+        "The 003 slides (*Sub-word Tokenization*) begin here: split a corpus into words at "
+        "the spaces (punctuation on its own) and give each distinct word an ID, with one "
+        "more ID, `<UNK>`, for every word the corpus does not have. Their corpus:"
+    )
+    st.markdown(f"> {wordlevel.CORPUS_003}")
+    vocab = wordlevel.word_vocab(wordlevel.CORPUS_003)
+    left, right = st.columns([1, 2])
+    left.dataframe(pd.DataFrame(vocab.items(), columns=["word", "ID"]), hide_index=True)
+    text = right.text_input(
+        "A new sentence, written as IDs", "I love bananas and aples.",
+        key=w.widget_key("home", "sentence"),
+    )  # fmt: skip
+    try:
+        ids = wordlevel.word_ids(vocab, text)
+    except ValueError as err:
+        right.error(str(err))
+        return
+    right.dataframe(pd.DataFrame(ids, columns=["word", "ID"]), hide_index=True)
+    lost = wordlevel.unknown(vocab, text)
+    if not lost:
+        right.write("Every word is in the vocabulary: try one the corpus lacks, e.g. *bananas*.")
+        return
+    spelled = [u for u in lost if not wordlevel.unseen_letters(wordlevel.CORPUS_003, u)]
+    right.write(
+        f"{', '.join(f'*{u}*' for u in lost)} {'is' if len(lost) == 1 else 'are'} not in the "
+        f"corpus, so each becomes `{wordlevel.UNK}` (ID {vocab[wordlevel.UNK]}): whatever its "
+        "letters say is lost, and every unknown word looks the same. 003 adds that a "
+        "misspelled word still carries its morphology, yet becomes an unknown word."
+        + (
+            f" Yet {', '.join(f'*{u}*' for u in spelled)} uses only characters of the "
+            "corpus: smaller pieces could still spell it."
+            if spelled
+            else ""
+        )
+    )
+    st.write(
+        "So sub-word units are favored (003): frequent words stay whole, and rare or unseen "
+        "words are spelled from smaller pieces learned from the corpus, so a word needs "
+        "`<UNK>` only for a character the corpus never had. The lessons below learn those "
+        "pieces, starting with BPE."
+    )
+    st.page_link("pages/bpe.py", label="Learn the pieces with BPE", icon=":material/join_inner:")
+
 
 w.ensure_navigation()
 
@@ -12,6 +63,8 @@ st.write(
     "words. This lab lets you watch the algorithms that choose those pieces work one step "
     "at a time on the small corpora of the course material, then on real text."
 )
+
+word_level_opening()
 
 LESSONS = [
     (

@@ -98,10 +98,11 @@ def test_compare_with_gpt4_and_mistral_draws_every_chart_and_outlines_byte_piece
     expect(page.get_by_text("Token length", exact=True)).to_be_visible(timeout=240_000)
     expect(page.get_by_text("cl100k_base (GPT-4): ", exact=False).first).to_be_visible()
     expect(page.get_by_text("Mistral v1: ", exact=False).first).to_be_visible()
-    # characters per token, the premium, five measures and one pair's frequency shifts
+    # characters per token, the premium, five measures, one pair's frequency shifts and
+    # the morphology alignment of 002's view
     charts = page.locator("[data-testid='stVegaLiteChart']")
-    expect(charts).to_have_count(8, timeout=60_000)
-    for n in range(8):
+    expect(charts).to_have_count(9, timeout=60_000)
+    for n in range(9):
         charts.nth(n).scroll_into_view_if_needed()
         expect(charts.nth(n).locator("canvas, svg").first).to_be_visible(timeout=60_000)
     page.get_by_text("emoji and Chinese", exact=True).click()
