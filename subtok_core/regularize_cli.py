@@ -1,6 +1,7 @@
 """``subtok encode`` with subword regularization: the same text cut differently on each call.
 
-- ``--dropout P --samples N [--seed S]`` (a BPE model): N BPE-dropout samples;
+- ``--dropout P --samples N [--seed S]`` (a BPE or byte-level BPE model): N BPE-dropout
+  samples;
 - ``--nbest N`` (a Unigram model): each word's N most probable segmentations;
 - ``--alpha A --samples N [--seed S]`` (a Unigram model): N samples with P(x)^A.
 
@@ -31,7 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from . import export, limits, registry
+from . import bytebpe, export, limits, registry
 from .bpe import dropout
 from .sampling import text_words
 from .unigram import nbest
@@ -45,8 +46,8 @@ def add(encode: argparse.ArgumentParser) -> None:
         "--dropout",
         type=float,
         metavar="P",
-        help="with a BPE model: skip each possible merge with probability P (0 to 1) and "
-        "print one sample per line; with --json: "
+        help="with a BPE or byte-level BPE model: skip each possible merge with probability "
+        "P (0 to 1) and print one sample per line; with --json: "
         '{"dropout": P, "seed": S, "samples": [["piece", ...], ...]}',
     )
     encode.add_argument(
@@ -88,15 +89,17 @@ def run(args: argparse.Namespace, text: str) -> None:
     mode = _mode(args)
     model = export.load_model(args.model)
     algo = registry.of_model(model)
-    needed = "bpe" if mode == "dropout" else "unigram"
-    if algo.name != needed:
+    needed = ("bpe", "bytebpe") if mode == "dropout" else ("unigram",)
+    if algo.name not in needed:
         raise ValueError(_wrong_model(mode, algo.label))
     samples = 1 if args.samples is None else args.samples
     seed = 0 if args.seed is None else args.seed
     if mode == "nbest":
         _print_nbest(model, text, args.nbest, args.json)
         return
-    if mode == "dropout":
+    if mode == "dropout" and algo.name == "bytebpe":  # pieces in GPT-2 letters (Ġ: a space)
+        drawn = bytebpe.dropout_samples(model, text, args.dropout, samples, seed)
+    elif mode == "dropout":
         drawn = dropout.samples(model, text, args.dropout, samples, seed)
     else:
         drawn = nbest.samples(model, text, args.alpha, samples, seed)
@@ -142,7 +145,8 @@ def _mode(args: argparse.Namespace) -> str:
 def _wrong_model(mode: str, label: str) -> str:
     if mode == "dropout":
         return (
-            f"--dropout skips BPE merges at random, so it needs a BPE model; this model is "
+            f"--dropout skips BPE merges at random, so it needs a BPE or byte-level BPE "
+            f"model; this model is "
             f"{label}. A Unigram model samples with --alpha A --samples N."
         )
     return (

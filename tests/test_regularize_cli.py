@@ -136,7 +136,7 @@ def test_alpha_samples_as_json(files, capsys):
 @pytest.mark.parametrize(
     ("model", "args", "message"),
     [
-        ("unigram", ["--dropout", "0.1"], "needs a BPE model; this model is Unigram"),
+        ("unigram", ["--dropout", "0.1"], "byte-level BPE model; this model is Unigram"),
         ("bpe", ["--nbest", "3"], "Unigram model; this model is BPE"),
         ("bpe", ["--alpha", "1"], "Unigram model; this model is BPE"),
         ("bpe", ["--dropout", "1.5"], "from 0 to 1"),

@@ -6,6 +6,7 @@ learn merges of UTF-8 bytes (256 base symbols) with BPE's own trainer.
 - ``train``: chunks counted, BPE's trainer on their bytes, ``corpus_at``;
 - ``ranks``: the encoder that merges by rank as tiktoken does, for a trained model or
   cl100k_base's and Tekken's ranks; ``encode``: segment, replays, pretrained encoding;
+- ``dropout``: BPE-dropout on a chunk's bytes;
 - ``explain``, ``io``, ``cli``: sentences, plain data, ``subtok train bytebpe``.
 
 GPT-2's pattern cuts the lines of ``toy:low-lower`` ("low low low low low", ...) into
@@ -24,6 +25,7 @@ widest 3), then (es,t) 9, then (l,o) 7 (low 5 and lower 2):
 
 from ..records import algorithm
 from . import cli, encode, io
+from .dropout import dropout_samples
 from .encode import encode_text, replay_lines, replay_text, segment, word_segmenter
 from .explain import explain, judge_guess, symbol_text
 from .patterns import PARTS, PATTERNS, TITLES, Chunk, chunks, pattern_text, split
@@ -63,9 +65,9 @@ ALGORITHM = algorithm(
 __all__ = [
     "ALGORITHM", "BASE_SYMBOLS", "BYTE_LETTERS", "NEVER", "PARTS", "PATTERNS",
     "SNAPSHOT_MAX_CHUNKS", "STYLES", "TITLES", "ByteBpeModel", "Chunk", "ChunkReplay",
-    "Encoder", "MergeApplied", "chunk_counts", "chunks", "corpus_at", "encode_text",
-    "explain", "for_model", "for_ranks", "for_tokenizer", "iter_bytebpe", "judge_guess", "load",
-    "merge_steps", "model_from_trace", "pattern_text", "replay_lines", "replay_text",
-    "segment", "show", "split", "symbol_text", "to_bytes", "to_letters", "trace_bytebpe",
-    "train_bytebpe", "word_segmenter",
+    "Encoder", "MergeApplied", "chunk_counts", "chunks", "corpus_at", "dropout_samples",
+    "encode_text", "explain", "for_model", "for_ranks", "for_tokenizer", "iter_bytebpe",
+    "judge_guess", "load", "merge_steps", "model_from_trace", "pattern_text", "replay_lines",
+    "replay_text", "segment", "show", "split", "symbol_text", "to_bytes", "to_letters",
+    "trace_bytebpe", "train_bytebpe", "word_segmenter",
 ]  # fmt: skip

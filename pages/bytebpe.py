@@ -1,0 +1,114 @@
+"""The byte-level BPE lesson: a regular expression cuts the text into chunks, then BPE
+merges UTF-8 bytes, step by step; the encoder replays merges rank by rank, also with
+GPT-4's cl100k_base."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import streamlit as st
+
+from pages import _bytebpe_replay as replay
+from pages import _bytebpe_views as views
+from pages import _cached as cached
+from pages import _widgets as w
+from subtok_core import bytebpe
+from subtok_core.bytebpe import io as bytebpe_io
+from subtok_core.merging import TIE_RULES
+
+PAGE = views.PAGE
+PATTERN_HELP = (
+    "gpt2: GPT-2's regular expression (a space stays with the word after it). cl100k: "
+    "GPT-4's (numbers in groups of three). none: words split at whitespace, which is dropped."
+)
+
+
+def trained(lines, corpus_print: str, pattern: str, ties: str, merges: int):
+    """The whole trace for these choices: trained once with a progress bar, then kept."""
+    return w.trace_store().trained(
+        w.fingerprint(PAGE, corpus_print, pattern, ties, merges),
+        lambda report: bytebpe.trace_bytebpe(
+            lines, merges=merges, pattern=pattern, ties=ties, progress=report
+        ),
+        "Learning merges:",
+    )
+
+
+w.ensure_navigation()
+st.title("Byte-level BPE")
+st.write(
+    "GPT-2, GPT-4 and most models since train BPE on bytes, not characters: a regular "
+    "expression first cuts the text into chunks, each chunk becomes its UTF-8 bytes (256 "
+    "base symbols, so no character is ever unknown), and merges are learned on the chunks. "
+    "An emoji is 4 bytes and a Chinese character 3, so they may take several tokens."
+)
+
+c1, c2, c3, c4, c5 = st.columns([3, 1.2, 1, 1, 1.3])
+name = w.corpus_select(c1, default="toy:emoji-cjk")
+pattern = w.choice_box(
+    c2, "pre-split pattern", bytebpe.PATTERNS, "pattern", "gpt2", help=PATTERN_HELP
+)
+ties = w.ties_select(c3, TIE_RULES)
+merges = w.merges_input(c4)
+style = w.choice_box(
+    c5,
+    "bytes shown as",
+    bytebpe.STYLES,
+    "bytes",
+    "hex",
+    format_func=views.DISPLAY_LABELS.get,
+    help="text + <hex>: whole characters as themselves, any other byte as its hex value "
+    "(<F0 9F> is half an emoji). GPT-2 letters: one letter per byte, as Hugging Face "
+    "tokenizers writes merges (Ġ is a space, Ċ a line break).",
+)
+
+found = views.corpus_lines(name)
+if found is None:
+    st.stop()
+lines, corpus_print = found
+try:
+    trace = trained(lines, corpus_print, pattern, ties, merges)
+except ValueError as err:
+    st.error(str(err))
+    st.stop()
+
+views.presplit_panel(lines, pattern, style)
+
+st.header("Learning the merges")
+if trace.truncated:
+    st.warning(trace.stop_reason)
+i = w.step_slider(len(trace.steps), page=PAGE)
+step = trace.steps[i - 1] if i else None
+st.info(bytebpe.explain(trace, i))
+new = set() if step is None else {step.new_symbol}
+
+left, right = st.columns([2, 3])
+with left:
+    cached.drawn(
+        w.run_key(trace), ("bytebpe pairs", i, style),
+        lambda: views.pair_panel(trace, i, step, style),
+    )  # fmt: skip
+with right:
+    views.chunks_and_vocab(trace, i, new, style)
+
+w.growth_chart(trace, i)
+w.predict_panel(
+    trace, i, lambda guess, nxt: bytebpe.judge_guess(guess, nxt, ties),
+    lambda pair: views.pair_label(pair, style), PAGE,
+)  # fmt: skip
+
+replay.replay_panel(trace, i, style)
+
+model = bytebpe.model_from_trace(trace, i)
+with st.expander("BPE-dropout on bytes: the same text cut differently"):
+    replay.dropout_panel(model, style)
+
+# the CSV writes bytes in the display chosen here; the JSON always in GPT-2 letters
+w.downloads(
+    dataclasses.replace(
+        trace,
+        params=(*(p for p in trace.params if p[0] != "byte_display"), ("byte_display", style)),
+    ),
+    PAGE,
+    csv=("merges (CSV)", bytebpe_io.steps_csv),
+)
