@@ -1,5 +1,6 @@
 """The command line: train a tokenizer, encode with a saved model or a pretrained tokenizer,
-list the corpora and the pretrained tokenizers.
+export a saved model as a Hugging Face tokenizer.json, list the corpora and the pretrained
+tokenizers.
 
 Run it as ``subtok ...`` (after installing) or ``python -m subtok_core ...``. Every
 algorithm of the registry is a ``subtok train NAME`` command with its own options.
@@ -25,7 +26,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import compare, corpus, export, registry
+from . import compare, corpus, export, registry, regularize_cli, warm
+from .bytebpe import cli as bytebpe_cli
 from .records import Algorithm, Encoded
 
 EXIT_ERROR = 2
@@ -47,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("--out", metavar="FILE", help="save the trained model as JSON")
         cmd.set_defaults(run=_run_train, algo=algo)
     _add_encode(commands)
+    _add_export(commands)
+    warm.add(commands)  # subtok warm URL...: fill the disk cache for a lesson
     listing = commands.add_parser("corpora", help="list the built-in corpora and samples")
     listing.set_defaults(run=_run_corpora)
     pretrained = commands.add_parser(
@@ -80,6 +84,8 @@ def _add_encode(commands) -> None:
         action="store_true",
         help='print {"tokens": [{"text", "id", "start", "end"}, ...]} (character offsets)',
     )
+    encode.add_argument("--replay", action="store_true", help=bytebpe_cli.REPLAY_HELP)
+    regularize_cli.add(encode)  # --dropout, --nbest, --alpha, --samples, --seed
     encode.add_argument("text", nargs="+", help="the text to encode")
     encode.set_defaults(run=_run_encode)
 
@@ -107,8 +113,8 @@ def _run_train(args: argparse.Namespace) -> None:
         model = dataclasses.replace(model, split_punct=True)
     if args.out:
         export.save_model(model, args.out)
-    if args.json:
-        print(export.trace_to_json(trace, full=args.full))
+    if args.json:  # bytebpe writes its steps in its --byte-display
+        print(getattr(algo.cli, "trace_json", export.trace_to_json)(trace, full=args.full))
     else:
         print(algo.cli.table(trace))
         print(f"{trace.stop_reason} Vocabulary: {len(model.vocab)} symbols.")
@@ -125,15 +131,23 @@ def _run_encode(args: argparse.Namespace) -> None:
     0
     """
     text = " ".join(args.text)
+    if regularize_cli.asked(args):  # subword regularization: samples or the n best
+        regularize_cli.run(args, text)
+        return
     if args.trace and args.json:
         raise ValueError("--json prints the tokens only, with no trace: leave out one of them.")
+    if args.replay and args.tokenizer is None:
+        raise ValueError(bytebpe_cli.REPLAY_NEEDS_TOKENIZER)
     if args.tokenizer is not None:
         if args.trace:
             raise ValueError(
                 "--trace shows how a trained model found its pieces; a pretrained tokenizer "
                 "has no such trace. Leave out --trace, or use --model."
             )
-        encoded = registry.pretrained(args.tokenizer).encode(text)
+        if args.replay:  # our own byte-level encoder on the tokenizer's ranks
+            encoded = bytebpe_cli.replay(args.tokenizer, text, show_merges=not args.json)
+        else:
+            encoded = registry.pretrained(args.tokenizer).encode(text)
         if args.json:
             print(_tokens_json(encoded))
         else:
@@ -164,6 +178,37 @@ def _tokens_json(encoded: Encoded) -> str:
 def _visible(token: str) -> str:
     """A token on one line: line breaks and tabs written as \\n, \\r, \\t."""
     return token.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+
+
+EXPORT_FORMATS = {"hf": "a Hugging Face tokenizer.json"}  # --format NAME -> what it writes
+
+
+def _add_export(commands) -> None:
+    export_cmd = commands.add_parser(
+        "export", help="write a saved model as another library's tokenizer file"
+    )
+    export_cmd.add_argument("--model", metavar="FILE", required=True, help="a model saved by --out")
+    export_cmd.add_argument(
+        "--format", choices=list(EXPORT_FORMATS), default="hf",
+        help="; ".join(f"{name}: {what}" for name, what in EXPORT_FORMATS.items()),
+    )  # fmt: skip
+    export_cmd.add_argument("--out", metavar="FILE", help="write it here (default: print it)")
+    export_cmd.set_defaults(run=_run_export)
+
+
+def _run_export(args: argparse.Namespace) -> None:
+    """Write a saved model as a tokenizer file (stdout without --out); a model the format
+    cannot hold faithfully is refused with the reason (subtok_core/hf_export)."""
+    from . import hf_export  # loads tokenizers only for this command
+
+    model = export.load_model(args.model)
+    if args.out:
+        hf_export.save_hf(model, args.out)
+        print(f"Saved {EXPORT_FORMATS[args.format]} to {args.out}.", file=sys.stderr)
+    else:
+        print(hf_export.hf_json(model))
+    for note in hf_export.notes(model):  # on stderr, so that the JSON on stdout stays valid
+        print(f"note: {note}", file=sys.stderr)
 
 
 def _run_tokenizers(args: argparse.Namespace) -> None:

@@ -10,6 +10,10 @@ take about 2 to 4 times that in memory), and the least recently used runs go fir
 The budget is ``SUBTOK_STORE_MB`` (default 400: about 1-1.5 GB resident, for a
 two-core 4 GB classroom server).
 
+Given a disk cache (subtok_core.diskcache), the store also keeps a copy of every finished
+run on disk and, on a miss, looks there before computing: a restarted server opens a deep
+link without training. Reading a file goes through the same single flight as training.
+
 >>> store = Store(budget_bytes=10_000)
 >>> store.get("k", lambda report: "trained")
 'trained'
@@ -20,7 +24,6 @@ two-core 4 GB classroom server).
 from __future__ import annotations
 
 import logging
-import os
 import pickle
 import threading
 import time
@@ -29,29 +32,34 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .diskcache import DiskCache, megabytes_from_env
+
 log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET_MB = 400
 Report = Callable[[int, int], None]
+# the store's log lines for a run computed and a run read from disk (`subtok warm` counts them)
+TRAINED, READ = "trained %s in %.1f s", "read %s from the disk cache in %.1f s"
 
 
 def budget_from_env() -> int:
     """The byte budget from ``SUBTOK_STORE_MB`` (a positive number of megabytes)."""
-    raw = os.environ.get("SUBTOK_STORE_MB", "")
-    try:
-        megabytes = float(raw) if raw else DEFAULT_BUDGET_MB
-    except ValueError:
-        log.warning("SUBTOK_STORE_MB=%r is not a number; using %s", raw, DEFAULT_BUDGET_MB)
-        megabytes = DEFAULT_BUDGET_MB
-    if not megabytes > 0:
-        megabytes = DEFAULT_BUDGET_MB
-    return int(megabytes * 1024 * 1024)
+    return megabytes_from_env("SUBTOK_STORE_MB", DEFAULT_BUDGET_MB)
 
 
-def _label(key: Hashable) -> str:
-    """A short name for a key in the server's log."""
+def _label(key: Hashable, name: str | None = None) -> str:
+    """A short name for a key in the server's log (`name`: what the run is, if given)."""
     text = repr(key)
-    return text if len(text) <= 120 else text[:117] + "..."
+    text = text if len(text) <= 120 else text[:117] + "..."
+    return f"{name} ({text})" if name else text
+
+
+class _NotOnDisk(Exception):
+    """Raised by Store.cached's stand-in computation: the file could not be used."""
+
+
+def _not_on_disk(report: Report):
+    raise _NotOnDisk
 
 
 def pickled_size(value: Any) -> int:
@@ -70,29 +78,45 @@ class _Flight:
 
 
 class Store:
-    """Finished runs by key (LRU within `budget_bytes`), each computed once at a time."""
+    """Finished runs by key (LRU within `budget_bytes`), each computed once at a time, and
+    copied to `disk` (None: kept in memory only)."""
 
-    def __init__(self, budget_bytes: int | None = None, size_of=pickled_size, poll: float = 0.1):
+    def __init__(
+        self,
+        budget_bytes: int | None = None,
+        size_of=pickled_size,
+        poll: float = 0.1,
+        disk: DiskCache | None = None,
+    ):
         self.budget = budget_from_env() if budget_bytes is None else budget_bytes
-        self.size_of, self.poll = size_of, poll
+        self.size_of, self.poll, self.disk = size_of, poll, disk
         self.lock = threading.Lock()
         self.runs: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self.flights: dict[Hashable, _Flight] = {}
         self.used = 0
         self.computed = 0  # how many runs were computed (not taken from the store)
 
-    def cached(self, key: Hashable):
-        """The run kept under `key` (now the most recently used), or None."""
+    def cached(self, key: Hashable, name: str | None = None):
+        """The run kept under `key` (now the most recently used), in memory or on disk;
+        else None. Nothing is computed (`name` says what the run is in the log)."""
         with self.lock:
-            if key not in self.runs:
+            if key in self.runs:
+                self.runs.move_to_end(key)
+                return self.runs[key][0]
+            if key in self.flights:  # under way: the caller's get() waits with its progress
                 return None
-            self.runs.move_to_end(key)
-            return self.runs[key][0]
+        if self.disk is None or not self.disk.has(key):
+            return None
+        try:  # one session reads the file, the others wait for it
+            return self.get(key, _not_on_disk, name=name)
+        except _NotOnDisk:
+            return None
 
-    def keep(self, key: Hashable, value):
-        """Keep a finished run, dropping the least recently used past the budget; a run
-        bigger than the whole budget is given back but not kept."""
-        size = self.size_of(value)
+    def keep(self, key: Hashable, value, size: int | None = None):
+        """Keep a finished run (of `size` bytes, measured if not given), dropping the least
+        recently used past the budget; a run bigger than the whole budget is given back
+        but not kept."""
+        size = self.size_of(value) if size is None else size
         with self.lock:
             self._drop(key)
             if size > self.budget:
@@ -118,9 +142,14 @@ class Store:
         return len(self.runs)
 
     def get(
-        self, key: Hashable, compute: Callable[[Report], Any], on_progress: Report | None = None
+        self,
+        key: Hashable,
+        compute: Callable[[Report], Any],
+        on_progress: Report | None = None,
+        name: str | None = None,
     ):
-        """The run under `key`: kept, or awaited from another session, or computed here.
+        """The run under `key`: kept, or awaited from another session, or read from disk,
+        or computed here (`name` says what it is in the log).
 
         `compute(report)` calls `report(done, total)` as it goes; `on_progress(done, total)`
         shows it (to the leader and every waiter alike). An exception in the leader,
@@ -136,7 +165,7 @@ class Store:
                 if leader:
                     flight = self.flights[key] = _Flight()
             if leader:
-                return self._lead(key, flight, compute, on_progress)
+                return self._lead(key, flight, compute, on_progress, name)
             # another session trains this run: follow its progress until it ends
             while not flight.done.wait(self.poll):
                 if on_progress and flight.progress:
@@ -144,7 +173,7 @@ class Store:
             if not flight.failed:
                 return flight.value
 
-    def _lead(self, key, flight: _Flight, compute, on_progress):
+    def _lead(self, key, flight: _Flight, compute, on_progress, name):
         def report(done: int, total: int) -> None:
             flight.progress = (done, total)
             if on_progress:
@@ -152,18 +181,44 @@ class Store:
 
         began = time.perf_counter()
         try:
-            value = compute(report)
+            found = None if self.disk is None else self.disk.read(key, max_bytes=self.budget)
+            data = None
+            if found is not None:
+                value, size = found
+                log.info(READ, _label(key, name), time.perf_counter() - began)
+                self.keep(key, value, size if self.size_of is pickled_size else None)
+            else:
+                value = compute(report)
+                self.computed += 1
+                log.info(TRAINED, _label(key, name), time.perf_counter() - began)
+                data = self._pickled(value)
+                measured = data is not None and self.size_of is pickled_size
+                self.keep(key, value, len(data) if measured else None)
         except BaseException:
             with self.lock:
                 self.flights.pop(key, None)
             flight.failed = True
             flight.done.set()
             raise
-        self.computed += 1
-        log.info("trained %s in %.1f s", _label(key), time.perf_counter() - began)
-        self.keep(key, value)
         with self.lock:
             self.flights.pop(key, None)
         flight.value = value
         flight.done.set()
+        if data is not None and len(data) <= self.budget:  # the waiters have it already
+            self.disk.save(key, data)
         return value
+
+    def _pickled(self, value) -> bytes | None:
+        """The run as the disk keeps it (None without a disk): pickled once, and its length
+        is the run's size in memory when the store measures sizes by pickling."""
+        if self.disk is None:
+            return None
+        try:
+            return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as err:  # kept in memory all the same
+            log.warning(
+                "a run of type %s cannot be pickled (%s); not kept on disk",
+                type(value).__name__,
+                err,
+            )
+            return None

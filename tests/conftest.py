@@ -1,10 +1,13 @@
 """Shared fixtures: a running app for the real-browser tests, Debian's chromium for Playwright."""
 
+import atexit
 import logging
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -18,6 +21,13 @@ from subtok_core.pretrained import files
 
 ROOT = Path(__file__).parents[1]
 CHROMIUM = "/usr/bin/chromium"
+
+# The runs the app keeps on disk (subtok_core.diskcache) go to a directory of this test
+# session, the app started for the browser tests included, never to the user's cache;
+# each test gets an empty one of its own (fresh_cache_dir).
+SESSION_CACHE = tempfile.mkdtemp(prefix="subtok-test-cache-")
+os.environ["SUBTOK_CACHE_DIR"] = SESSION_CACHE
+atexit.register(shutil.rmtree, SESSION_CACHE, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -44,12 +54,18 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def app_url():
+def poll_db_url(tmp_path_factory) -> str:
+    """The class polls' database of the app the browser tests start (never the user's)."""
+    return f"sqlite:///{tmp_path_factory.mktemp('polls') / 'rooms.sqlite3'}"
+
+
+@pytest.fixture(scope="session")
+def app_url(poll_db_url):
     """Start `streamlit run app.py` on a free loopback port; stop it after the session."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (see .ci/run)")
     port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SUBTOK_DB_URL": poll_db_url}
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -102,6 +118,17 @@ def fresh_caches():
     clear_every_cache()
     yield
     clear_every_cache()
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache_dir(monkeypatch):
+    """An empty disk cache for every test, removed after it: a run one test trained (or
+    stood in for) never answers another (a test that reads a run back from disk writes it
+    first, on purpose)."""
+    directory = tempfile.mkdtemp(dir=SESSION_CACHE)
+    monkeypatch.setenv("SUBTOK_CACHE_DIR", directory)
+    yield Path(directory)
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 class _Records(logging.Handler):

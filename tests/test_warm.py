@@ -1,0 +1,69 @@
+"""`subtok warm URL...`: the pages a teacher will open are run headlessly before the class,
+and their runs kept in the disk cache (each test has its own: tests/conftest.py)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import streamlit as st
+from apptools import open_page
+
+from subtok_core import bpe
+from subtok_core.cli import main
+from subtok_core.diskcache import DiskCache
+from subtok_core.warm import find_app, lesson_pages
+
+LINK = "/bpe?corpus=toy:low-lower&marker=eow&merges=4"
+
+
+def test_warm_fills_the_cache_and_the_deep_link_then_trains_nothing(
+    fresh_cache_dir, monkeypatch, capsys, caplog
+):
+    assert main(["warm", LINK]) == 0
+    out = capsys.readouterr().out
+    assert f"Cache: {fresh_cache_dir}" in out and "trained Learning merges" in out
+    assert "1 run trained" in out and len(DiskCache(fresh_cache_dir, 1 << 20).files()) == 1
+    st.cache_data.clear()  # a restarted server: nothing in memory
+    st.cache_resource.clear()
+    trained = []
+    monkeypatch.setattr(bpe, "trace_bpe", lambda *a, **k: trained.append(1))
+    with caplog.at_level(logging.INFO, logger="subtok_core"):
+        at = open_page("pages/bpe.py", corpus="toy:low-lower", marker="eow", merges="4")
+    assert trained == [] and "from the disk cache" in caplog.text
+    assert at.slider(key="step").max == 4  # the 4 merges of the run warmed
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["/notes"], "/notes trains nothing to keep"),
+        (["/"], "/ trains nothing to keep"),
+        (["/bpe?merges=2", "/tokens"], "The app has no page /tokens"),
+        ([LINK, "--app", "/nowhere/app.py"], "There is no app at /nowhere/app.py"),
+        (["/_widgets"], "The app has no page /_widgets"),
+    ],
+)
+def test_warm_refuses_what_it_cannot_open(args, said, capsys):
+    assert main(["warm", *args]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_warm_refuses_when_the_cache_is_off(monkeypatch, capsys):
+    monkeypatch.setenv("SUBTOK_CACHE_DIR", "off")
+    assert main(["warm", LINK]) == 2
+    assert "SUBTOK_CACHE_DIR is off" in capsys.readouterr().err
+
+
+def test_a_page_that_does_not_finish_in_time_is_reported(capsys):
+    assert main(["warm", LINK, "--timeout", "0.001"]) == 2
+    captured = capsys.readouterr()
+    assert "error on the page: the page did not finish within 0.001 s" in captured.out
+    assert "1 of 1 pages showed an error" in captured.err
+
+
+def test_the_pages_warm_opens_are_the_apps_lessons():
+    lessons = lesson_pages(find_app(None))
+    assert {"bpe", "wordpiece", "unigram", "sage", "compare"} <= set(lessons)
+    assert not {"home", "notes", "join"} & set(lessons)
+    assert not any(name.startswith("_") for name in lessons)
