@@ -131,10 +131,15 @@ def measure_lines(name: str, measure: str, wc) -> tuple[str, ...]:
     return tuple(" ".join([word] * count) for word, count in wc.items())
 
 
-@st.cache_resource(max_entries=12, show_spinner="Encoding the corpus ...")
-def tokenized(kind: str, fingerprint: str, _model, _lines) -> metrics.Tokenized:
-    """The corpus `_lines` encoded by `_model`; `fingerprint` is theirs (see charts)."""
-    return compare.tokenize(_model, list(_lines), kind)
+def tokenized(kind: str, fingerprint: str, model, lines) -> metrics.Tokenized:
+    """The corpus `lines` encoded by `model`; `fingerprint` is theirs (see charts). Kept in
+    the server-wide store like a trained run (single flight, the byte budget, a copy on
+    disk for the next server): on a real sample it takes longer than training."""
+    return w.trace_store().trained(
+        ("tokenized", kind, fingerprint),
+        lambda report: compare.tokenize(model, list(lines), kind),
+        f"Encoding the corpus with {label(kind)}:",
+    )
 
 
 @st.cache_data(max_entries=24, show_spinner=False)
