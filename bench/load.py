@@ -296,7 +296,9 @@ def start_server(port: int, log) -> subprocess.Popen:
     flags = "--server.headless true --server.address 127.0.0.1 --browser.gatherUsageStats false"
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", *flags.split()]
     cmd += ["--server.port", str(port)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # a server that starts cold: no run read from the disk cache of an earlier server,
+    # unless SUBTOK_CACHE_DIR is given (to measure a warmed lesson)
+    env = {"SUBTOK_CACHE_DIR": "off", **os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
     for _ in range(120):
         if proc.poll() is not None:

@@ -14,6 +14,7 @@ Targets (the speed issue): p95 under 150 ms on toys, under 300 ms on a real-samp
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -21,6 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run without installing
+# every run trained in this process, none read from the disk cache of another one
+os.environ.setdefault("SUBTOK_CACHE_DIR", "off")
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
