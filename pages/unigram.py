@@ -7,8 +7,10 @@ import math
 import pandas as pd
 import streamlit as st
 
+from pages import _cached as cached
+from pages import _export, _poll, _regularize
 from pages import _widgets as w
-from subtok_core import export, lattice, limits, unigram
+from subtok_core import export, lattice, limits, notes, unigram
 from subtok_core.charts import lessons as viz
 from subtok_core.unigram.seed import SEED_TEXT, SEEDS
 from subtok_core.unigram.textbook import LOG_BASES, rounded_loss
@@ -82,7 +84,8 @@ def controls():
         list(LOG_BASES),
         "base",
         "10",
-        help="The 001 slides use log base 10, the 004 blog the natural log (e).",
+        help="The 001 slides use log base 10; the Hugging Face course (whose hug/pug "
+        "example 004 quotes) the natural log (e).",
         disabled=variant == "em",
     )
     if variant == "textbook":  # checked here: the expander below may be closed
@@ -215,21 +218,26 @@ def removal_frame(step, before: float) -> pd.DataFrame:
 
 
 def loss_curve(trace, i: int, variant: str) -> None:
-    rows = [
-        {
-            "step": s.number,
-            "loss": s.loss,
-            "kind": s.kind.upper() if len(s.kind) == 1 else s.kind,
-            "round": s.round,
-            "pieces": s.vocab_size,
-        }
-        for s in trace.steps
-    ]
+    """The loss after every step, step i ringed (the chart is built once per run)."""
     title = "-log-likelihood (nats)" if variant == "em" else f"loss (log base {base_of(trace)})"
     st.subheader("The loss over the steps")
-    frame = pd.DataFrame(rows)
-    jumps = len(frame) > 1 and frame["loss"].max() > 10 * frame["loss"].min() > 0
-    st.altair_chart(viz.loss_curve_chart(frame, i, title, log_scale=jumps), width="stretch")
+    losses = [s.loss for s in trace.steps]
+    jumps = len(losses) > 1 and max(losses) > 10 * min(losses) > 0
+
+    def build():
+        rows = [
+            {
+                "step": s.number,
+                "loss": s.loss,
+                "kind": s.kind.upper() if len(s.kind) == 1 else s.kind,
+                "round": s.round,
+                "pieces": s.vocab_size,
+            }
+            for s in trace.steps
+        ]
+        return viz.loss_curve_chart(pd.DataFrame(rows), i, title, log_scale=jumps)
+
+    cached.chart(w.run_key(trace), ("unigram loss",), build, i)
     if jumps and variant == "em":
         st.caption(
             "Log scale: the loss jumps after some prunes. EM had given nearly every occurrence "
@@ -280,11 +288,8 @@ def rounding_note(trace, record) -> None:
     if trace.param("variant") != "textbook" or record.segmentations is None:
         return
     slides = rounded_loss(record, base_of(trace))
-    if slides is not None and abs(slides - record.loss) >= 5e-4:
-        st.caption(
-            f"The 001 slides round every probability to 4 digits before multiplying, which "
-            f"gives a loss of {slides:.3f}; computed exactly, as here, it is {record.loss:.3f}."
-        )
+    if slides is not None and abs(slides - record.loss) >= 5e-4:  # 001 computes run/bug only
+        st.caption(notes.rounding_caption(st.session_state.get("corpus", ""), slides, record.loss))
 
 
 def all_segmentations_panel(record, word: str) -> None:
@@ -312,6 +317,15 @@ def lattice_panel(trace, i: int, record, variant: str) -> None:
     st.subheader("The lattice of a word")
     words = list(trace.start.words)
     word = st.text_input("word", words[0], key=w.widget_key(PAGE, "word"))
+    cached.drawn(
+        w.run_key(trace),
+        ("unigram lattice", i, word),
+        lambda: lattice_view(trace, i, record, variant, word.strip() or words[0]),
+    )
+
+
+def lattice_view(trace, i: int, record, variant: str, word: str) -> None:
+    """The lattice of `word` under the model of step i: chart, sentence, table."""
     try:
         model = unigram.model_from_trace(trace, i)
     except ValueError:  # compact steps keep only the top rows: show the final model
@@ -320,7 +334,7 @@ def lattice_panel(trace, i: int, record, variant: str) -> None:
             "This step keeps only its most probable pieces: the lattice uses the final model."
         )
     try:
-        lat = unigram.encode_word(model, word.strip() or words[0])
+        lat = unigram.encode_word(model, word)
     except ValueError as err:
         st.error(str(err))
         return
@@ -392,27 +406,15 @@ def pick_panel(trace, step) -> None:
 
 
 def step_view(trace, i: int, step, variant: str) -> None:
-    record = step or trace.start
-    removed = set(step.removed) if step else set()
+    """Step i's vocabulary, removal losses and segmentations (each drawn once per run and
+    step), and the student's own pick at an M-step."""
+    run = w.run_key(trace)
     left, right = st.columns([2, 3])
     with left:
-        st.subheader(f"Vocabulary ({record.vocab_size if step else len(record.vocab):,} pieces)")
-        table = vocab_frame(record, removed, variant)
-        if len(table) > VOCAB_ROWS:
-            table = table.sort_values("probability", ascending=False, kind="stable")
-            table = table.head(VOCAB_ROWS)
-        st.dataframe(
-            w.style_status(table),
-            hide_index=True,
-            height=min(460, 38 + 35 * len(table)),
-            column_config=_float_format(),
-        )
-        size = record.vocab_size if step else len(record.vocab)
-        if len(table) < size:
-            st.caption(f"The {len(table):,} most probable of {size:,} pieces.")
+        cached.drawn(run, ("unigram vocab", i), lambda: vocab_panel(trace, step, variant))
     with right:
         if step is not None and step.removal:
-            removal_panel(trace, step)
+            cached.drawn(run, ("unigram removal", i), lambda: removal_panel(trace, step))
             pick_panel(trace, step)
         if step is None:
             st.subheader("The words")
@@ -421,8 +423,31 @@ def step_view(trace, i: int, step, variant: str) -> None:
                 "with them each word's best segmentation."
             )
         else:
-            segmentations_panel(step, trace, i)
-            rounding_note(trace, step)
+            cached.drawn(run, ("unigram words", i), lambda: words_panel(trace, i, step))
+
+
+def vocab_panel(trace, step, variant: str) -> None:
+    record = step or trace.start
+    removed = set(step.removed) if step else set()
+    st.subheader(f"Vocabulary ({record.vocab_size if step else len(record.vocab):,} pieces)")
+    table = vocab_frame(record, removed, variant)
+    if len(table) > VOCAB_ROWS:
+        table = table.sort_values("probability", ascending=False, kind="stable")
+        table = table.head(VOCAB_ROWS)
+    st.dataframe(
+        w.style_status(table),
+        hide_index=True,
+        height=min(460, 38 + 35 * len(table)),
+        column_config=_float_format(),
+    )
+    size = record.vocab_size if step else len(record.vocab)
+    if len(table) < size:
+        st.caption(f"The {len(table):,} most probable of {size:,} pieces.")
+
+
+def words_panel(trace, i: int, step) -> None:
+    segmentations_panel(step, trace, i)
+    rounding_note(trace, step)
 
 
 def removal_panel(trace, step) -> None:
@@ -475,4 +500,17 @@ else:
 step_view(trace, i, step, variant)
 loss_curve(trace, i, variant)
 lattice_panel(trace, i, step or trace.start, variant)
+with w.lazy_expander("n-best and sampling", PAGE, "nbest") as box:
+    if box.open:
+        _regularize.nbest_panel(_regularize.unigram_model(trace, i), PAGE, trace.start.words[0])
+with w.lazy_expander(
+    "Class poll: everyone predicts the next pruned piece", PAGE, "class_poll"
+) as box:
+    if box.open:
+        _poll.teacher_panel(PAGE, trace, i)
 w.downloads(trace, PAGE, ("steps (CSV)", export.steps_csv), full=True)
+_export.hf_download(
+    lambda: _regularize.unigram_model(trace, len(trace.steps)),  # the last step's model
+    w.widget_key(PAGE, "hf"),
+    str(w.run_key(trace)),
+)

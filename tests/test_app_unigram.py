@@ -84,3 +84,12 @@ def test_em_variant_shows_expected_counts_and_posteriors_from_the_url():
     # every segmentation begins with exactly one edge at position 0 (▁ is position 0)
     assert abs(edges[edges["start"] == 0]["posterior"].sum() - 1) < 1e-9
     assert edges["piece"].iloc[0].startswith("\u2581")
+
+
+def test_the_rounding_caption_credits_001_only_on_its_own_corpus():
+    # 001 computes run/bug/fun/sun only; on hug/pug the page says what rounding *would* give
+    at = open_page("pages/unigram.py", corpus="toy:run-bug", base="10", step="1")
+    assert any(c.value.startswith("The 001 slides round every probability") for c in at.caption)
+    at = open_page("pages/unigram.py", corpus="toy:hug-pug", base="10", step="1")
+    said = [c.value for c in at.caption if "4 digits" in c.value]
+    assert said and all(c.startswith("Rounded to 4 digits") for c in said), said
