@@ -77,6 +77,9 @@ LESSONS = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("pages/bpe.py", title="BPE", icon=":material/join_inner:", url_path="bpe"),
     st.Page(
+        "pages/bytebpe.py", title="Byte-level BPE", icon=":material/memory:", url_path="bytebpe"
+    ),
+    st.Page(
         "pages/wordpiece.py", title="WordPiece", icon=":material/percent:", url_path="wordpiece"
     ),
     st.Page(
@@ -84,6 +87,12 @@ LESSONS = [
     ),
     st.Page("pages/sage.py", title="SaGe", icon=":material/hub:", url_path="sage"),
     st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
+    st.Page(
+        "pages/notes.py", title="Notes on the material", icon=":material/rule:", url_path="notes"
+    ),
+    # last: a student's page, reached by the link or QR code of a class poll, listed for
+    # the student who has only the room code read off the projector
+    st.Page("pages/join.py", title="Join a poll", icon=":material/how_to_vote:", url_path="join"),
 ]
 
 page = st.navigation(LESSONS)

@@ -164,6 +164,4 @@ def export_panel(models: dict, prints: dict, labels: dict) -> None:
     with st.expander("Take a tokenizer trained here with you: Hugging Face tokenizer.json"):
         for kind in trained:
             st.markdown(f"**{labels[kind]}**")
-            _export.hf_download(
-                lambda m=models[kind]: m, w.widget_key(PAGE, f"hf_{kind}"), prints[kind]
-            )
+            _export.hf_download(lambda m=models[kind]: m, PAGE, f"hf_{kind}", prints[kind])

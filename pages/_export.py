@@ -1,6 +1,6 @@
 """The download of a trained model as a Hugging Face tokenizer.json (subtok_core/hf_export).
 
-A page calls ``hf_download(model_of, key, ident)`` under the model it shows: a button that,
+A page calls ``hf_download(model_of, page, name, ident)`` under the model it shows: a button that,
 once pressed, gives a download button when the model exports faithfully (with a caption
 for what the file may still do otherwise), else a caption with the reason. Whether it
 exports is asked once per model (cached by its fingerprint); the file itself is built
@@ -47,16 +47,17 @@ def plan(model) -> tuple[str | None, list[str], Callable[[], str]]:
     return _refusal(digest, model), hf_export.notes(model), build
 
 
-def hf_download(model_of: Callable[[], object], key: str, ident: str | None) -> None:
+def hf_download(model_of: Callable[[], object], page: str, name: str, ident: str | None) -> None:
     """A button that prepares the model (``model_of()``) as a tokenizer.json; once pressed,
     for this model (`ident`: its fingerprint or run key), the download button, or a caption
     saying why the model cannot be exported. The check runs only on request: for a Unigram
     model it searches thousands of words for ties (about a second), too long for a page
-    that reruns at every step click."""
-    if st.session_state.get(key) != ident or ident is None:
+    that reruns at every step click. Keys: `name` on `page` (see _widgets.widget_key)."""
+    asked = w.widget_key(page, name)
+    if st.session_state.get(asked) != ident or ident is None:
         st.button(
-            "Export as a Hugging Face tokenizer.json", key=f"{key}_ask", help=HELP,
-            on_click=st.session_state.__setitem__, args=(key, ident),
+            "Export as a Hugging Face tokenizer.json", key=w.widget_key(page, f"{name}_ask"),
+            help=HELP, on_click=st.session_state.__setitem__, args=(asked, ident),
         )  # fmt: skip
         return
     reason, notes, build = plan(model_of())
@@ -65,7 +66,7 @@ def hf_download(model_of: Callable[[], object], key: str, ident: str | None) -> 
         return
     st.download_button(
         LABEL, data=build, file_name="tokenizer.json", mime="application/json",
-        key=f"{key}_file", help=HELP, on_click="ignore",
+        key=w.widget_key(page, f"{name}_file"), help=HELP, on_click="ignore",
     )  # fmt: skip
     for note in notes:
         st.caption(note)

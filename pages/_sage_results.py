@@ -116,7 +116,8 @@ def overlaps(trace, vocabs: dict) -> None:
     )
     losses = last_losses(trace)
     for control in ("frequency-pruned", "random-pruned"):
-        kept = [p for p in vocabs["SaGe"] if p not in set(vocabs[control])]
+        control_vocab = set(vocabs[control])  # a set once, not one per piece
+        kept = [p for p in vocabs["SaGe"] if p not in control_vocab]
         shown = ", ".join(f"{p} ({losses[p]:,.1f})" if p in losses else p for p in kept[:12])
         st.markdown(
             f"**SaGe kept {len(kept)} tokens that {control.split('-')[0]} pruning "

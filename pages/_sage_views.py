@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import html
+import threading
 
 import pandas as pd
 import streamlit as st
 
+from pages import _cached as cached
 from pages import _widgets as w
 from subtok_core import sage
 from subtok_core.charts import lessons as viz
 from subtok_core.sage import explain as sage_explain
+from subtok_core.sage.loss import PairLoss
 
 
 def _kind(step) -> str:
@@ -55,26 +58,29 @@ def step_log(trace) -> int:
         delta_color="off",
     )
     i = w.step_slider(len(steps), key="step", label="step (0 = the whole run)")
-    curve = pd.DataFrame(
-        {
-            "step": [s.number for s in steps],
-            "loss": [s.loss for s in steps],
-            "kind": [_kind(s) for s in steps],
-            "vocab size before": [s.vocab_size + len(s.pruned) for s in steps],
-        }
-    )
-    st.altair_chart(
-        viz.loss_curve_chart(curve, i, "eq. (1) loss before the prune", colors=viz.SAGE_KINDS),
-        width="stretch",
-    )
+    run = w.run_key(trace)
+
+    def curve():
+        frame = pd.DataFrame(
+            {
+                "step": [s.number for s in steps],
+                "loss": [s.loss for s in steps],
+                "kind": [_kind(s) for s in steps],
+                "vocab size before": [s.vocab_size + len(s.pruned) for s in steps],
+            }
+        )
+        title = "eq. (1) loss before the prune"
+        return viz.loss_curve_chart(frame, i, title, colors=viz.SAGE_KINDS)
+
+    cached.chart(run, ("sage loss",), curve, i)  # built once per run, step i ringed
     st.caption(
         "The loss is summed over every token and every context token within the window; "
         "it moves when the vocabulary changes (fewer, shorter pieces mean more tokens and "
         "more pairs) and jumps when the embeddings are retrained."
     )
-    step_table(steps)
+    cached.drawn(run, ("sage steps",), lambda: step_table(steps))
     if i:
-        candidates(steps[i - 1])
+        cached.drawn(run, ("sage candidates", i), lambda: candidates(steps[i - 1]))
     w.downloads(
         trace,
         "sage",
@@ -101,11 +107,49 @@ def candidates(step) -> None:
     )
 
 
-@st.cache_resource(max_entries=4, show_spinner="Re-tokenizing the sample at that step ...")
-def _state_at(run: str, step: int, _trace, _sentences) -> sage.SentenceCorpus:
-    """The sample as step `step` of the run `run` (a fingerprint of the trace and its
-    sample) found it; shared by every session, and only read."""
-    return sage.corpus_at(_trace, _sentences, step)
+class _States:
+    """The sample as the steps of one run found it, the last few asked for. A step is made
+    from the nearest earlier one kept: a copy, less the pieces pruned in between (only the
+    words that used them are cut again), instead of cutting every word of the sample."""
+
+    KEPT = 3  # states of one run kept (a state of the Lee sample is some 9 MB)
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.states: dict[int, sage.SentenceCorpus] = {}
+
+    def at(self, trace, sentences, step: int) -> sage.SentenceCorpus:
+        with self.lock:
+            if step in self.states:
+                return self.states[step]
+            earlier = max((s for s in self.states if s < step), default=None)
+            base = None if earlier is None else self.states[earlier]
+        with st.spinner("Re-tokenizing the sample at that step ..."):
+            if base is None:
+                state = sage.corpus_at(trace, sentences, step)
+            else:  # what corpus_at gives: a word's greedy cut depends only on the vocab
+                state = base.copy()
+                gone = set(sage.vocab_after(trace, earlier - 1))
+                gone -= set(sage.vocab_after(trace, step - 1))
+                if gone:
+                    state.remove([state.index[p] for p in gone])
+        with self.lock:
+            self.states[step] = state
+            while len(self.states) > self.KEPT:
+                del self.states[next(iter(self.states))]
+        return state
+
+
+@st.cache_resource(max_entries=2, show_spinner=False)  # 6 states at most, as 4 were before
+def _run_states(run: str) -> _States:
+    """The states of the run `run` (a fingerprint of the trace and its sample); shared by
+    every session, and only read."""
+    return _States()
+
+
+def _state_at(run: str, step: int, trace, sentences) -> sage.SentenceCorpus:
+    """The sample as step `step` of the run `run` found it."""
+    return _run_states(run).at(trace, sentences, step)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -113,10 +157,19 @@ def _first_used(run: str, step: int, _trace, _sentences) -> int:
     return sage.first_used(_trace, _state_at(run, step, _trace, _sentences), step)
 
 
+@st.cache_resource(max_entries=2, show_spinner=False)
+def _pair_loss(run: str, retrained: int, _trace) -> PairLoss:
+    """The pair losses of the embeddings retrained at step `retrained` (1-based) of the run
+    `run`, for every close-up until the next retraining (on Lee a table of some 10 MB)."""
+    return PairLoss(_trace.steps[retrained - 1].embeddings)
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def _close_up(run: str, step: int, piece: str, sentence, _trace, _sentences) -> sage.CloseUp:
     state = _state_at(run, step, _trace, _sentences)
-    return sage.close_up(_trace, state, step, piece, sentence)
+    retrained = [n for n, r in enumerate(_trace.steps[:step], 1) if r.embeddings is not None]
+    pair = _pair_loss(run, retrained[-1], _trace) if retrained else None
+    return sage.close_up(_trace, state, step, piece, sentence, pair)
 
 
 def drill_down(trace, sentences, run: str, i: int) -> None:

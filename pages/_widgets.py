@@ -12,12 +12,14 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 import pandas as pd
 import streamlit as st
 
-from subtok_core import corpus, export, limits
+from pages import _cached as cached
+from subtok_core import corpus, diskcache, export, limits
 from subtok_core.charts import lessons as viz
 from subtok_core.store import Store
 
 TEXT, UPLOAD = "text:your own", "upload:a .txt file"
-PAGES = ("bpe", "wordpiece", "unigram", "sage", "compare")  # the prefixes of widget keys
+# key prefixes, one per page
+PAGES = ("bpe", "bytebpe", "wordpiece", "unigram", "sage", "compare", "join", "home")
 DEFAULT_TEXT = "the cat sat on the mat with the other cats"
 
 CHIP_CSS = """
@@ -283,6 +285,18 @@ def cached_load(name: str, split_punct: bool = False) -> corpus.WordCounts:
     return corpus.load(name, split_punct)
 
 
+def is_sample(name: str) -> bool:
+    """A real sample shipped in a package: the same words for every session."""
+    return name not in (TEXT, UPLOAD) and not corpus.is_toy(name)
+
+
+@st.cache_data(show_spinner=False)
+def sample_print(name: str, split_punct: bool) -> str:
+    """The fingerprint of a real sample's word counts, computed once (pickling them on
+    every run costs some 7 ms on the Lee sample)."""
+    return fingerprint(cached_load(name, split_punct))
+
+
 def punct_box(prefix: str) -> bool:
     return st.checkbox(
         "split punctuation off as separate words",
@@ -412,8 +426,10 @@ class TraceStore(Store):
     """
 
     def trained(self, key: Hashable, compute: Callable, label: str):
-        """The run under `key`, trained here or by another session, with a progress bar."""
-        done = self.cached(key)
+        """The run under `key`, trained here or by another session, with a progress bar
+        (or read from the disk cache, without one)."""
+        name = label.rstrip(": ")  # what the run is, in the server's log
+        done = self.cached(key, name)
         if done is not None:
             return done
         holder = st.empty()
@@ -423,9 +439,17 @@ class TraceStore(Store):
             bar.progress(min(1.0, done / max(total, 1)), text=f"{label} {done:,} of {total:,}")
 
         try:
-            return self.get(key, compute, show)
+            return self.get(key, compute, show, name)
         finally:
             holder.empty()
+
+    def key_of(self, run) -> str | None:
+        """The key `run` is kept under, as a digest (what the page caches of pages._cached
+        are keyed by); None when the store does not keep it. Found by identity: a page
+        holds the run it got from here, so no other object can have taken its place."""
+        with self.lock:
+            key = next((k for k, (kept, _size) in self.runs.items() if kept is run), None)
+        return key if key is None or isinstance(key, str) else fingerprint(key)
 
 
 def fingerprint(*parts) -> str:
@@ -442,17 +466,24 @@ def fingerprint(*parts) -> str:
     return hashlib.md5(pickle.dumps(parts)).hexdigest()
 
 
+def run_key(run) -> str | None:
+    """The key of `run` (a trace) in the server-wide store, None when it is not kept (then
+    the pieces drawn from it are not cached, see pages._cached)."""
+    return trace_store().key_of(run)
+
+
 @st.cache_resource
 def trace_store() -> TraceStore:
-    """One store for the whole server, shared by every session and page; each training it
-    does is logged on the server (logger subtok_core.store)."""
+    """One store for the whole server, shared by every session and page, with a copy of
+    each run on disk (SUBTOK_CACHE_DIR, see subtok_core.diskcache) for the next server;
+    each training it does is logged on the server (logger subtok_core.store)."""
     log = logging.getLogger("subtok_core")
     if not log.handlers:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
         log.addHandler(handler)
         log.setLevel(logging.INFO)
-    return TraceStore()
+    return TraceStore(disk=diskcache.from_env())
 
 
 # --- pieces every merge lesson (BPE, WordPiece) shows the same way -------------------
@@ -488,11 +519,22 @@ def status_of(pair: tuple[str, str], chosen, tied) -> str:
     return "merged" if pair == chosen else "tied" if pair in tied else ""
 
 
+STATUS_CSS = {
+    "merged": "background-color: #ffd6d6; font-weight: bold",
+    "pruned": "background-color: #ffd6d6; font-weight: bold",
+    "tied": "background-color: #ffe8cc",
+}
+
+
 def style_status(df: pd.DataFrame):
-    """Merged (or pruned) rows red, tied rows orange."""
-    red = "background-color: #ffd6d6; font-weight: bold"
-    colors = {"merged": red, "pruned": red, "tied": "background-color: #ffe8cc"}
-    return df.style.apply(lambda row: [colors.get(row["status"], "")] * len(row), axis=1)
+    """Merged (or pruned) rows red, tied rows orange (the whole table styled at once: a
+    function per row costs some 0.3 ms a row, a third of a second for a big vocabulary)."""
+
+    def paint(table: pd.DataFrame) -> pd.DataFrame:
+        css = table["status"].map(STATUS_CSS).fillna("").astype(object)
+        return pd.DataFrame({column: css for column in table.columns}, index=table.index)
+
+    return df.style.apply(paint, axis=None)
 
 
 def show_corpus(rows, total_words: int, highlight: set[str]) -> None:
@@ -532,7 +574,9 @@ def growth_frame(trace) -> pd.DataFrame:
 def growth_chart(trace, i: int) -> None:
     """Vocabulary size against corpus length over the whole run, step i marked."""
     st.subheader("Vocabulary grows, the corpus shrinks")
-    st.altair_chart(viz.vocab_growth_chart(growth_frame(trace), i), width="stretch")
+    cached.chart(
+        run_key(trace), ("growth",), lambda: viz.vocab_growth_chart(growth_frame(trace), i), i
+    )
 
 
 def predict_panel(trace, i: int, judge: Callable, pair_text: Callable, prefix: str) -> None:
@@ -604,7 +648,7 @@ def corpus_trace_step(name: str, prefix: str, train: Callable, label: str | None
         wc = corpus_editor(name, prefix)
     if wc is None:
         st.stop()
-    corpus_print = fingerprint(wc)
+    corpus_print = sample_print(name, punct_on(prefix)) if is_sample(name) else fingerprint(wc)
     try:
         trace = train(wc, corpus_print)
     except ValueError as err:
@@ -617,6 +661,14 @@ def corpus_trace_step(name: str, prefix: str, train: Callable, label: str | None
     return wc, corpus_print, trace, i, (trace.steps[i - 1] if i else None)
 
 
+def lazy_expander(label: str, page: str, name: str):
+    """A closed expander (keyed `name` on `page`) whose content the page runs only while it
+    is open (opening it reruns the page): for a panel that costs more than the rest of the
+    page. Use as ``with lazy_expander(...) as box:`` then ``if box.open:``. Its widgets are
+    not drawn while it is closed, so they start again from their defaults when reopened."""
+    return st.expander(label, key=widget_key(page, f"{name}_open"), on_change="rerun")
+
+
 def table_panel(title: str, note: str, table: pd.DataFrame, trace, chart, **options) -> None:
     """The pair table of a step (merged and tied rows colored) and its bar chart."""
     st.subheader(title)
@@ -625,13 +677,18 @@ def table_panel(title: str, note: str, table: pd.DataFrame, trace, chart, **opti
     height = min(420, 38 + 35 * len(table))
     st.dataframe(style_status(table), hide_index=True, height=height, **options)
     if len(table):
-        st.altair_chart(chart, width="stretch")
+        cached.altair(chart)
 
 
 def corpus_and_vocab(trace, i: int, highlight: set[str], algo) -> None:
-    """The corpus after step i and the vocabulary, read from `algo` (bpe or wordpiece)."""
-    st.subheader("Corpus" + (f" after merge {i}" if i else ""))
-    show_corpus(algo.corpus_at(trace, i), len(trace.start.words), highlight)
-    vocab = algo.model_from_trace(trace, i).vocab
-    st.subheader(f"Vocabulary ({len(vocab):,} symbols)")
-    show_vocab(vocab, highlight)
+    """The corpus after step i and the vocabulary, read from `algo` (bpe or wordpiece);
+    drawn once per run and step (`highlight` is the step's new symbol)."""
+
+    def draw() -> None:
+        st.subheader("Corpus" + (f" after merge {i}" if i else ""))
+        show_corpus(algo.corpus_at(trace, i), len(trace.start.words), highlight)
+        vocab = algo.model_from_trace(trace, i).vocab
+        st.subheader(f"Vocabulary ({len(vocab):,} symbols)")
+        show_vocab(vocab, highlight)
+
+    cached.drawn(run_key(trace), (algo.__name__, "corpus", i, tuple(sorted(highlight))), draw)

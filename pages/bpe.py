@@ -8,6 +8,8 @@ import inspect
 import pandas as pd
 import streamlit as st
 
+from pages import _cached as cached
+from pages import _export, _poll, _regularize
 from pages import _widgets as w
 from subtok_core import bpe
 from subtok_core.bpe import explain_bpe_start, explain_bpe_step, judge_guess, reference
@@ -98,22 +100,30 @@ wc, _, trace, i, step = w.corpus_trace_step(
 
 if step is None:
     st.info(explain_bpe_start(trace.start, marker))
-    table, highlight = pair_frame(trace.start.pair_table), set()
+    highlight = set()
 else:
     st.info(explain_bpe_step(step, ties))
-    table = pair_frame(step.pair_table, step.pair, step.tied_with)
     highlight = {step.new_symbol}
 
-left, right = st.columns([2, 3])
-with left:
-    chart = viz.pair_count_chart(table)
+
+def pair_panel() -> None:
+    """The pair counts before merge i, table and chart (drawn once per run and step)."""
+    if step is None:
+        table = pair_frame(trace.start.pair_table)
+    else:
+        table = pair_frame(step.pair_table, step.pair, step.tied_with)
     w.table_panel(
         "Pair counts" + (f" before merge {i}" if i else ""),
         "On a real sample only the most frequent pairs are kept per step.",
         table,
         trace,
-        chart,
+        viz.pair_count_chart(table),
     )
+
+
+left, right = st.columns([2, 3])
+with left:
+    cached.drawn(w.run_key(trace), ("bpe pairs", i), pair_panel)
 with right:
     w.corpus_and_vocab(trace, i, highlight, bpe)
 
@@ -125,7 +135,22 @@ with p1:
 with p2:
     encode_panel(trace, i)
 
+with w.lazy_expander("Class poll: everyone predicts the next merge", "bpe", "class_poll") as box:
+    if box.open:
+        _poll.teacher_panel("bpe", trace, i)
+
+with w.lazy_expander("BPE-dropout: the same word cut differently", "bpe", "dropout") as box:
+    if box.open:
+        model = bpe.model_from_trace(trace, i, split_punct=w.punct_on("bpe"))
+        _regularize.dropout_panel(model, "bpe")
+
 w.downloads(trace, "bpe")
+_export.hf_download(
+    lambda: bpe.model_from_trace(trace, split_punct=w.punct_on("bpe")),
+    "bpe",
+    "hf",
+    str(w.run_key(trace)),
+)
 
 with st.expander("Read the code: BPE as a textbook loop"):
     st.caption(

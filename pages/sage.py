@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 
 import streamlit as st
 
+from pages import _cached as cached
 from pages import _sage_results as outcome
 from pages import _sage_views as views
 from pages import _widgets as w
@@ -69,7 +71,7 @@ def use_paper() -> None:
     st.session_state["lines"] = 0
 
 
-def sample_controls() -> tuple[list[list[str]], str] | None:
+def sample_controls() -> tuple[Sequence[Sequence[str]], str] | None:
     c1, c2 = st.columns([3, 1])
     name = w.choice_box(c1, "sample", SAMPLES, "corpus", SAMPLES[0])
     top = limits.limit("sample_lines", "web")
@@ -87,21 +89,31 @@ def sample_controls() -> tuple[list[list[str]], str] | None:
             return None
         lines = tuple(text.splitlines())
         label = upload.name
+        sentences, key = cached_sentences(lines, limit or None), w.fingerprint(lines, limit)
     else:
-        lines = tuple(corpus.load_lines(name))
         c1.caption(w.corpus_label(name))
         label = name
-    sentences = cached_sentences(lines, limit or None)
+        sentences, key = shipped_sample(name, limit)
     st.caption(
         f"{label}: {len(sentences):,} sentences, {sum(map(len, sentences)):,} words "
         "(lines split into sentences: SaGe's context never crosses a sentence end)."
     )
-    return sentences, w.fingerprint(lines, limit)
+    return sentences, key
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def cached_sentences(lines: tuple[str, ...], limit: int | None) -> list[list[str]]:
     return sage.sample_sentences(list(lines), limit)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def shipped_sample(name: str, limit: int) -> tuple[tuple[tuple[str, ...], ...], str]:
+    """A shipped sample's sentences (`limit` lines, 0: all) and its key, made once for the
+    server: every session shares them, as tuples that no one can change. (Hashing its
+    lines and copying its sentences out of st.cache_data cost some 20 ms a run on Lee.)"""
+    lines = tuple(corpus.load_lines(name))
+    sentences = sage.sample_sentences(list(lines), limit or None)
+    return tuple(map(tuple, sentences)), w.fingerprint(lines, limit)
 
 
 def settings_controls() -> sage.SageSettings:
@@ -233,7 +245,8 @@ log_tab, token_tab, result_tab = st.tabs(["Step log", "One token up close", "BPE
 with log_tab:
     step = views.step_log(trace)
 with token_tab:
-    views.drill_down(trace, sentences, w.fingerprint(sample_key, trace), step)
+    # the run's key in the store names the trace and its sample
+    views.drill_down(trace, sentences, w.run_key(trace) or w.fingerprint(sample_key, trace), step)
 with result_tab:
     try:
         ran = control_runs(sentences, sample_key, settings)
@@ -243,4 +256,11 @@ with result_tab:
     if ran is None:
         stopped_log()
         st.stop()
-    outcome.results(trace, *ran, sentences, sample_key)
+    # drawn once per run: the controls and the sample follow from the run's settings (the
+    # spinner shows only when it takes a while: when the measures are computed)
+    with st.spinner("Tokenizing the sample with each vocabulary ..."):
+        cached.drawn(
+            w.run_key(trace),
+            ("sage results",),
+            lambda: outcome.results(trace, *ran, sentences, sample_key),
+        )

@@ -339,7 +339,7 @@ def lattice_view(trace, i: int, record, variant: str, word: str) -> None:
         st.error(str(err))
         return
     frame = lattice_frame(lat)
-    st.altair_chart(viz.lattice_chart(frame, variant == "em"), width="stretch")
+    cached.altair(viz.lattice_chart(frame, variant == "em"))
     best = " ".join(lat.pieces)
     st.write(
         f"Positions 0 to {len(lat.word)} are the nodes; each bar is a piece of the vocabulary "
@@ -469,7 +469,7 @@ def removal_panel(trace, step) -> None:
         column_config={"loss without it": three, "increase": three},
     )
     if frame["increase"].max() > 0:
-        st.altair_chart(viz.removal_chart(frame), width="stretch")
+        cached.altair(viz.removal_chart(frame))
     else:
         st.caption(
             "Every removal leaves the loss as it is: each word has another segmentation "
@@ -511,6 +511,7 @@ with w.lazy_expander(
 w.downloads(trace, PAGE, ("steps (CSV)", export.steps_csv), full=True)
 _export.hf_download(
     lambda: _regularize.unigram_model(trace, len(trace.steps)),  # the last step's model
-    w.widget_key(PAGE, "hf"),
+    PAGE,
+    "hf",
     str(w.run_key(trace)),
 )

@@ -7,6 +7,8 @@ import html
 import pandas as pd
 import streamlit as st
 
+from pages import _cached as cached
+from pages import _export, _poll
 from pages import _widgets as w
 from subtok_core import bpe, wordpiece
 from subtok_core.charts import lessons as viz
@@ -139,20 +141,29 @@ wc, corpus_print, trace, i, step = w.corpus_trace_step(
 
 if step is None:
     st.info(explain_wordpiece_start(trace.start, wordpiece.PREFIX))
-    table, highlight = score_frame(trace.start.pair_table), set()
+    highlight = set()
 else:
     st.info(explain_wordpiece_step(step, ties))
     contrast_line(step)
-    table = score_frame(step.pair_table, step.pair, step.tied_with)
     highlight = {step.new_symbol}
 
-left, right = st.columns([3, 2])
-with left:
+
+def score_panel() -> None:
+    """The scores before merge i, table and chart (drawn once per run and step)."""
+    if step is None:
+        table = score_frame(trace.start.pair_table)
+    else:
+        table = score_frame(step.pair_table, step.pair, step.tied_with)
     chart = viz.pair_count_chart(table, value="score")
     score_format = {"score": st.column_config.NumberColumn(format="%.4f")}
     title = "Scores" + (f" before merge {i}" if i else "")
     note = "On a real sample only the best-scoring pairs are kept per step."
     w.table_panel(title, note, table, trace, chart, column_config=score_format)
+
+
+left, right = st.columns([3, 2])
+with left:
+    cached.drawn(w.run_key(trace), ("wordpiece scores", i), score_panel)
 with right:
     w.corpus_and_vocab(trace, i, highlight, wordpiece)
 
@@ -170,4 +181,15 @@ with p1:
 with p2:
     encode_panel(trace, i, wc, corpus_print, merges)
 
+with w.lazy_expander(
+    "Class poll: everyone predicts the next merge", "wordpiece", "class_poll"
+) as box:
+    if box.open:
+        _poll.teacher_panel("wordpiece", trace, i)
 w.downloads(trace, "wordpiece")
+_export.hf_download(
+    lambda: wordpiece.model_from_trace(trace, split_punct=w.punct_on("wordpiece")),
+    "wordpiece",
+    "hf",
+    str(w.run_key(trace)),
+)

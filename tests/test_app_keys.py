@@ -22,11 +22,16 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).parents[1]
 PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by every page
     "_widgets.py": None,
+    "_cached.py": None,  # page caches: no widgets
     "bpe.py": "bpe",
+    "bytebpe.py": "bytebpe",
+    "_bytebpe_views.py": "bytebpe",
+    "_bytebpe_replay.py": "bytebpe",
     "wordpiece.py": "wordpiece",
     "unigram.py": "unigram",
     "compare.py": "compare",
     "_compare_views.py": "compare",
+    "_compare_paper.py": "compare",
     "sage.py": "sage",
     "_sage_views.py": "sage",
     "_sage_results.py": "sage",
@@ -35,8 +40,18 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "_poll.py": None,  # the class poll panel of the lessons, keyed by the page it gets
     "notes.py": "notes",
     "_regularize.py": None,  # panels of /bpe and /unigram, keyed by the prefix they get
+    "_export.py": None,  # the tokenizer.json export, keyed by the page it gets
 }
-MADE_BY_HELPER = {"_widgets.py", "bpe.py", "wordpiece.py", "unigram.py", "compare.py"}
+MADE_BY_HELPER = {
+    "_widgets.py",
+    "bpe.py",
+    "bytebpe.py",
+    "_bytebpe_views.py",
+    "_bytebpe_replay.py",
+    "wordpiece.py",
+    "unigram.py",
+    "compare.py",
+}
 ANY = "{}"  # a part of a key computed when the page runs
 
 
@@ -181,6 +196,8 @@ TINY_SAGE = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}
 VIEWS = [  # page, URL, what to choose after: the views that show the most widgets
     ("bpe", {}, {}),
     ("bpe", {"corpus": "text:your own"}, {}),
+    ("bytebpe", {"corpus": "toy:emoji-cjk", "step": "2"}, {}),
+    ("bytebpe", {"corpus": "text:your own"}, {}),
     ("wordpiece", {"corpus": "toy:sunflower", "step": "2"}, {}),
     ("wordpiece", {"corpus": "text:your own"}, {}),
     ("unigram", {"corpus": "toy:run-bug", "step": "2"}, {"unigram_pick_1": "un"}),

@@ -28,6 +28,7 @@ from pages import _widgets as w  # noqa: E402
 BAD = ["-1", "abc", "1e12", ""]
 TITLES = {
     "bpe": "Byte-pair encoding",
+    "bytebpe": "Byte-level BPE",
     "wordpiece": "WordPiece",
     "unigram": "Unigram language model",
     "compare": "Compare tokenizers",
@@ -35,6 +36,10 @@ TITLES = {
 }
 GRID = {  # page -> (base URL: a tiny setting, every parameter the page reads)
     "bpe": ({"corpus": "toy:low-lower"}, ["corpus", "marker", "ties", "merges", "step"]),
+    "bytebpe": (
+        {"corpus": "toy:emoji-cjk"},
+        ["corpus", "pattern", "ties", "merges", "bytes", "step"],
+    ),
     "wordpiece": ({"corpus": "toy:sunflower"}, ["corpus", "ties", "merges", "step"]),
     "unigram": (
         {"corpus": "toy:run-bug"},
@@ -101,7 +106,9 @@ def check_bad_value(page: str, param: str, bad: str) -> AppTest:
     return at
 
 
-@pytest.mark.parametrize(("lesson", "param", "bad"), cases(["bpe", "wordpiece", "unigram"]))
+@pytest.mark.parametrize(
+    ("lesson", "param", "bad"), cases(["bpe", "bytebpe", "wordpiece", "unigram"])
+)
 def test_a_bad_value_of_a_lesson_parameter_is_named_corrected_and_the_page_renders(
     lesson, param, bad
 ):

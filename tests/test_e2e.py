@@ -48,7 +48,7 @@ def test_deep_link_opens_merge_three_and_next_shows_the_fourth(page: Page, app_u
     # the charts are drawn by vega in the browser, not only sent
     expect(page.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()
     # the page runs inside app.py's navigation (wide layout, lesson titles in the sidebar)
-    expect(page.get_by_test_id("stSidebarNav").get_by_text("BPE")).to_be_visible()
+    expect(page.get_by_test_id("stSidebarNav").get_by_text("BPE", exact=True)).to_be_visible()
 
 
 def test_wordpiece_deep_link_shows_the_tie_at_one_quarter(page: Page, app_url: str):

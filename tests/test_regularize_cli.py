@@ -177,6 +177,9 @@ def test_help_documents_the_json_shapes(capsys):
 
 def test_bpe_page_draws_dropout_samples_and_the_spread():
     at = open_page("pages/bpe.py", corpus="toy:low-lower", marker="eow", merges="10", step="10")
+    assert "bpe_reg_text" not in [t.key for t in at.text_input]  # closed: nothing runs
+    at.session_state["bpe_dropout_open"] = True  # the student opens the expander
+    at.run()
     assert at.text_input(key="bpe_reg_text").value == "lowest"
     rows = [m.value for m in at.markdown if "plain BPE" in m.value]
     assert rows and rows[0].count("sample ") == 5  # five samples by default
@@ -191,6 +194,8 @@ def test_bpe_page_draws_dropout_samples_and_the_spread():
 
 def test_unigram_page_lists_the_n_best_and_samples(tmp_path):
     at = open_page("pages/unigram.py", corpus="toy:hug-pug", step="1", seed="given")
+    at.session_state["unigram_nbest_open"] = True  # the student opens the expander
+    at.run()
     box = at.text_input(key="unigram_reg_text")
     assert box.value == load("toy:hug-pug").words[0]
     box.input("hugs").run()

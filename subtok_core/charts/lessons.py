@@ -10,12 +10,38 @@ Charts are sized for a projector (large fonts) and tested through ``chart.to_dic
 
 from __future__ import annotations
 
+import functools
+
 import altair as alt
 import pandas as pd
 
 FONT_SIZE = 15
 HIGHLIGHT = "#d62728"
 BASE = "#1f77b4"
+CURRENT = "current"  # the parameter holding the step a chart of a whole run marks
+
+
+def set_current(spec: dict, current: int) -> dict:
+    """Mark step `current` in `spec`, the Vega-Lite dict of a chart with a `current`
+    parameter (vocab_growth_chart, loss_curve_chart), in place: a chart of a whole run is
+    built once, and moving the step only sets the parameter.
+
+    >>> df = pd.DataFrame({"step": [0, 1], "vocab_size": [6, 7], "corpus_symbols": [125, 105]})
+    >>> spec = set_current(vocab_growth_chart(df, current=0).to_dict(), 1)
+    >>> spec == vocab_growth_chart(df, current=1).to_dict(), spec["params"]
+    (True, [{'name': 'current', 'value': 1}])
+    """
+    for param in spec.get("params", []):
+        if param.get("name") == CURRENT:
+            param["value"] = current
+    return spec
+
+
+def _tips(*shorthands: str) -> list[alt.Tooltip]:
+    """Tooltip channels. Altair turns a plain "field:type" string into a channel through a
+    lookup it rebuilds on every call (some 10 ms each); a channel object skips it, and the
+    chart's spec is the same."""
+    return [alt.Tooltip(shorthand) for shorthand in shorthands]
 
 
 def _style(chart: alt.Chart | alt.LayerChart) -> alt.Chart | alt.LayerChart:
@@ -28,18 +54,20 @@ def vocab_growth_chart(df: pd.DataFrame, current: int) -> alt.LayerChart:
     """Symbols in the corpus (x) against vocabulary size (y), one point per merge step.
 
     `df` has columns step, vocab_size, corpus_symbols; the point of step `current` is
-    drawn larger and red, so the student sees where the slider is on the curve.
+    drawn larger and red, so the student sees where the slider is on the curve. The step
+    is the chart's parameter `current`: see set_current.
     """
     base = alt.Chart(df).encode(
         x=alt.X("corpus_symbols:Q", title="symbols in the corpus", scale=alt.Scale(zero=False)),
         y=alt.Y("vocab_size:Q", title="vocabulary size", scale=alt.Scale(zero=False)),
-        tooltip=["step:Q", "vocab_size:Q", "corpus_symbols:Q"],
+        tooltip=_tips("step:Q", "vocab_size:Q", "corpus_symbols:Q"),
     )
     line = base.mark_line(color=BASE, point=alt.OverlayMarkDef(color=BASE, size=30))
-    here = base.transform_filter(alt.datum.step == current).mark_point(
+    step = alt.param(name=CURRENT, value=current)
+    here = base.transform_filter(alt.datum.step == step).mark_point(
         color=HIGHLIGHT, size=260, filled=True
     )
-    return _style(alt.layer(line, here).properties(height=320))
+    return _style(alt.layer(line, here).add_params(step).properties(height=320))
 
 
 def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> alt.Chart:
@@ -61,9 +89,9 @@ def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> a
         scale=alt.Scale(domain=["merged", "tied", "other"], range=[HIGHLIGHT, "#ff7f0e", BASE]),
         legend=alt.Legend(title=None, orient="bottom"),
     )
-    tooltip = ["pair:N", f"{value}:Q", "status:N"]
+    tooltip = _tips("pair:N", f"{value}:Q", "status:N")
     if "fraction" in shown.columns:
-        tooltip.insert(1, "fraction:N")
+        tooltip.insert(1, alt.Tooltip("fraction:N"))
     chart = (
         alt.Chart(shown)
         .mark_bar()
@@ -94,8 +122,9 @@ def loss_curve_chart(
     colors: dict[str, str] = KIND_COLORS,
 ) -> alt.LayerChart:
     """The corpus loss after every step (x: step), points colored by the step's kind
-    (E, M, prune; or SAGE_KINDS with `colors`) and the current step ringed; `log_scale`
-    for losses that jump by orders of magnitude (EM right after a prune).
+    (E, M, prune; or SAGE_KINDS with `colors`) and the current step ringed (the chart's
+    parameter `current`, see set_current); `log_scale` for losses that jump by orders of
+    magnitude (EM right after a prune).
 
     >>> df = pd.DataFrame({"step": [1, 2, 3], "loss": [66.1, 66.1, 61.2],
     ...                    "kind": ["E", "M", "prune"]})
@@ -117,10 +146,11 @@ def loss_curve_chart(
     points = base.mark_point(filled=True, size=90).encode(
         color=alt.Color("kind:N", scale=kinds, legend=alt.Legend(title=None, orient="bottom"))
     )
-    here = base.transform_filter(alt.datum.step == current).mark_point(
+    step = alt.param(name=CURRENT, value=current)
+    here = base.transform_filter(alt.datum.step == step).mark_point(
         color="black", size=420, strokeWidth=2
     )
-    return _style(alt.layer(line, points, here).properties(height=300))
+    return _style(alt.layer(line, points, here).add_params(step).properties(height=300))
 
 
 def lattice_chart(df: pd.DataFrame, show_posterior: bool = False) -> alt.LayerChart:
@@ -137,24 +167,31 @@ def lattice_chart(df: pd.DataFrame, show_posterior: bool = False) -> alt.LayerCh
     >>> spec["layer"][0]["encoding"]["opacity"]["field"]
     'posterior'
     """
-    top = int(df["end"].max()) if len(df) else 1
+    chart = _lattice_layout(int(df["end"].max()) if len(df) else 1, show_posterior)
+    chart = chart.copy(deep=False)  # the layout is shared: only the copy gets the data
+    chart.data = df
+    return chart
+
+
+@functools.lru_cache(maxsize=64)
+def _lattice_layout(top: int, show_posterior: bool) -> alt.LayerChart:
+    """The lattice chart of a word `top` characters long, without its data: built once,
+    as a page draws the same word at every step (building it costs more than drawing)."""
     path = alt.Scale(domain=[True, False], range=[HIGHLIGHT, BASE])
-    base = alt.Chart(df).encode(
+    base = alt.Chart().encode(
         x=alt.X(
             "start:Q",
             title="position in the word",
             scale=alt.Scale(domain=[0, top]),
             axis=alt.Axis(tickMinStep=1),
         ),  # fmt: skip
-        x2="end:Q",
+        x2=alt.X2("end:Q"),
         y=alt.Y("row:O", axis=None),
         tooltip=[
-            "piece:N",
-            "start:Q",
-            "end:Q",
+            *_tips("piece:N", "start:Q", "end:Q"),
             alt.Tooltip("logp:Q", format=".4f"),
             alt.Tooltip("posterior:Q", format=".4f"),
-            "best:N",
+            alt.Tooltip("best:N"),
         ],  # fmt: skip
     )
     bars = base.mark_bar(height=22, cornerRadius=4).encode(
@@ -163,10 +200,10 @@ def lattice_chart(df: pd.DataFrame, show_posterior: bool = False) -> alt.LayerCh
             "posterior:Q", scale=alt.Scale(domain=[0, 1], range=[0.25, 1]), legend=None
         )  # fmt: skip
         if show_posterior
-        else alt.value(0.6),
+        else alt.OpacityValue(0.6),
     )
     text = base.mark_text(color="#111", fontSize=FONT_SIZE, fontWeight="bold").encode(
-        x=alt.X("mid:Q"), text="label:N"
+        x=alt.X("mid:Q"), text=alt.Text("label:N")
     )
     text = text.transform_calculate(
         mid="(datum.start + datum.end) / 2",
@@ -198,7 +235,11 @@ def removal_chart(df: pd.DataFrame, top: int = 20) -> alt.Chart:
             y=alt.Y("piece:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False)),
             x=alt.X("increase:Q", title="loss increase if removed"),
             color=color,
-            tooltip=["piece:N", alt.Tooltip("increase:Q", format=".4f"), "status:N"],
+            tooltip=[
+                alt.Tooltip("piece:N"),
+                alt.Tooltip("increase:Q", format=".4f"),
+                alt.Tooltip("status:N"),
+            ],
         )
         .properties(height=alt.Step(30))
     )

@@ -127,10 +127,17 @@ def first_used(trace: Trace, state: SentenceCorpus, step: int) -> int:
 
 
 def close_up(
-    trace: Trace, state: SentenceCorpus, step: int, piece: str, sentence: int | None = None
+    trace: Trace,
+    state: SentenceCorpus,
+    step: int,
+    piece: str,
+    sentence: int | None = None,
+    pair: PairLoss | None = None,
 ) -> CloseUp:
     """Candidate `piece` of step `step` and sentence `sentence` (the first that uses the
-    piece by default) cut with and without it; `state` as for :func:`first_used`."""
+    piece by default) cut with and without it; `state` as for :func:`first_used`. `pair`
+    is ``PairLoss(embeddings_at(trace, step))`` when the caller keeps it for several close-ups
+    (building it is most of the work: a table of every pair of pieces)."""
     record = trace.steps[step - 1]
     scores = dict(record.candidates)
     if piece not in scores:
@@ -145,7 +152,8 @@ def close_up(
     chosen = found[0] if sentence is None and found else sentence
     example = None
     if chosen is not None:
-        example = ablation_example(state, PairLoss(emb), state.index[piece], chosen, window)
+        pair = PairLoss(emb) if pair is None else pair
+        example = ablation_example(state, pair, state.index[piece], chosen, window)
     pruned = piece in dict(record.pruned)
     return CloseUp(step, piece, scores[piece], pruned, found, example, window, emb.unseen_cost)
 
