@@ -30,3 +30,19 @@ def broken(at: AppTest) -> list[str]:
 def infos(at: AppTest) -> str:
     """The text of every st.info box, where the pages explain the current step."""
     return " ".join(i.value for i in at.info)
+
+
+def seeds_dir() -> Path:
+    """The course material (../shared/seeds beside the repository, or SUBTOK_SEEDS): the
+    tests that find the material's printed numbers in its text read it from here. A clone
+    made where the material is not beside it skips them, saying why."""
+    import os
+
+    import pytest
+
+    candidates = [Path(os.environ["SUBTOK_SEEDS"])] if os.environ.get("SUBTOK_SEEDS") else []
+    candidates += [parent / "shared" / "seeds" for parent in Path(__file__).resolve().parents]
+    for path in candidates:
+        if path.is_dir():
+            return path
+    pytest.skip("the course material (shared/seeds) is not beside this clone; set SUBTOK_SEEDS")

@@ -3,13 +3,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from apptools import infos, open_page
+from apptools import infos, open_page, seeds_dir
 
 from subtok_core.notes import bostrom
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 HEADINGS = (
     "#### Their examples (Figure 1, Appendix A)",
     "#### Their Table 2: tokens per word",
@@ -77,7 +74,7 @@ def test_on_the_lee_sample_the_verdict_states_the_scores_shown():
 
 def seed_vocabulary() -> list[tuple[str, int]]:
     """003's "Vocabulary" slide: the rows under "Word<TAB>ID" (lines 51-58)."""
-    lines = (SEEDS / "003_fbf19eb985f31fbe.txt").read_text(encoding="utf-8").splitlines()
+    lines = (seeds_dir() / "003_fbf19eb985f31fbe.txt").read_text(encoding="utf-8").splitlines()
     start = lines.index("Word\tID") + 1
     rows = []
     for line in lines[start:]:

@@ -16,19 +16,17 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
-from apptools import open_page
+from apptools import open_page, seeds_dir
 
 from subtok_core.notes import all_notes, note, rounding_caption
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 NOTES = all_notes()
 
 
 def seed_lines(name: str) -> list[str]:
-    path = SEEDS / name
+    path = seeds_dir() / name
     assert path.is_file(), f"the seed {path} is missing: the notes are checked against it"
     return path.read_text(encoding="utf-8").splitlines()
 

@@ -5,18 +5,15 @@ The seed is read at test time from ../shared/seeds (plain text converted from th
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from apptools import seeds_dir
 
 from subtok_core.notes import bostrom
-
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 
 @pytest.fixture(scope="module")
 def lines() -> list[str]:
-    path = SEEDS / bostrom.BOSTROM
+    path = seeds_dir() / bostrom.BOSTROM
     assert path.is_file(), f"the seed {path} is missing: 002's numbers are checked against it"
     return path.read_text(encoding="utf-8").splitlines()
 
