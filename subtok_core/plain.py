@@ -55,6 +55,19 @@ def pairs(data: dict, name: str) -> tuple[tuple[str, str], ...]:
     return tuple((a, b) for a, b in values)
 
 
+def check_merges(merges, vocab, name: str) -> None:
+    """Every merge must join two pieces of the vocabulary into a third one it has: a
+    ValueError naming the first merge that does not."""
+    known = set(vocab)
+    for left, right in merges:
+        missing = next((p for p in (left, right, left + right) if p not in known), None)
+        if missing is not None:
+            raise ValueError(
+                f"{name!r} is damaged: the merge {left} + {right} needs {missing!r}, which "
+                "is not in its vocabulary."
+            )
+
+
 def flag(data: dict, field: str, name: str, default: bool = False) -> bool:
     value = data.get(field, default)
     if not isinstance(value, bool):

@@ -15,7 +15,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..plain import FORMAT_VERSION, csv_text, flag, pairs, pieces, snapshot_fields, start_fields
+from ..plain import (
+    FORMAT_VERSION,
+    check_merges,
+    csv_text,
+    flag,
+    pairs,
+    pieces,
+    snapshot_fields,
+    start_fields,
+)
 from ..records import Trace
 from .records import MARKERS, BpeModel, BpeStep
 
@@ -66,12 +75,5 @@ def model_from_dict(data: dict, name: str = "the model") -> BpeModel:
     alphabet = pieces(data, "alphabet", name)
     vocab = pieces(data, "vocab", name)
     merges = pairs(data, name)
-    known = set(vocab)
-    for left, right in merges:  # a merge must join pieces the model has into one it has
-        missing = next((p for p in (left, right, left + right) if p not in known), None)
-        if missing is not None:
-            raise ValueError(
-                f"{name!r} is damaged: the merge {left} + {right} needs {missing!r}, which "
-                "is not in its vocabulary."
-            )
+    check_merges(merges, vocab, name)  # merges join pieces it has into one it has
     return BpeModel(merges, vocab, alphabet, marker, split_punct)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..plain import FORMAT_VERSION, csv_text, pairs, pieces
+from ..plain import FORMAT_VERSION, check_merges, csv_text, pairs, pieces
 from ..records import Trace
 from .patterns import PATTERNS
 from .records import ByteBpeModel
@@ -119,12 +119,5 @@ def model_from_dict(data: dict, name: str = "the model") -> ByteBpeModel:
         raise ValueError(
             f"{name!r} is damaged: the piece {stray!r} is not written in GPT-2's byte letters."
         )
-    known = set(vocab)
-    for left, right in merges:  # a merge must join pieces the model has into one it has
-        missing = next((p for p in (left, right, left + right) if p not in known), None)
-        if missing is not None:
-            raise ValueError(
-                f"{name!r} is damaged: the merge {left} + {right} needs {missing!r}, which "
-                "is not in its vocabulary."
-            )
+    check_merges(merges, vocab, name)  # merges join pieces it has into one it has
     return ByteBpeModel(merges, vocab, pattern)
