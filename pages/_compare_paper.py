@@ -11,7 +11,7 @@ from pages import _widgets as w
 from subtok_core import compare
 from subtok_core.charts import morphology as viz_morphology
 from subtok_core.measure import morphology
-from subtok_core.measure.tokenized import bare
+from subtok_core.measure.tokenized import bare, segmenter_of
 from subtok_core.notes import bostrom
 
 PAGE = "compare"
@@ -42,7 +42,7 @@ def examples_view(models: dict, prints: dict, labels: dict) -> None:
     """(a) Figure 1 and Appendix A: the paper's two cuts and each chosen tokenizer's."""
     st.markdown("#### Their examples (Figure 1, Appendix A)")
     cuts = {k: example_cuts(k, prints[k], m) for k, m in models.items()}
-    styles = {k: morphology.segmenter_of(m)[1] for k, m in models.items()}
+    styles = {k: segmenter_of(m)[1] for k, m in models.items()}
     rows, same = [], {k: [0, 0] for k in models}
     for n, ex in enumerate(bostrom.EXAMPLES):
         row = {"text": ex.original, "where": f"{ex.where}, line {ex.lines[0]}",

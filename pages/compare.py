@@ -137,7 +137,7 @@ def tokenized(kind: str, fingerprint: str, model, lines) -> metrics.Tokenized:
     disk for the next server): on a real sample it takes longer than training."""
     return w.trace_store().trained(
         ("tokenized", kind, fingerprint),
-        lambda report: compare.tokenize(model, list(lines), kind),
+        lambda report: metrics.tokenize_with(model, list(lines), kind),
         f"Encoding the corpus with {label(kind)}:",
     )
 

@@ -20,11 +20,11 @@ them by name; they encode text with their own library and are measured the same 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from . import registry
 from .corpus import WordCounts
-from .measure.tokenized import BYTES_SHOWN, Tokenized, tokenize_corpus, tokenize_with
+from .measure.tokenized import BYTES_SHOWN, Tokenized
 from .pretrained import LABELS as PRETRAINED_LABELS
 from .pretrained import Pretrained
 from .records import Encoded, Progress
@@ -86,14 +86,6 @@ def byte_pieces(encoded: Encoded, text: str) -> set[int]:
         for i, span, covered in shown
         if any(m.group() not in covered for m in BYTES_SHOWN.finditer(span.text))
     }
-
-
-def tokenize(model, lines: Sequence[str], name: str = "") -> Tokenized:
-    """A corpus (its lines) as `model` encodes it, for the measures: each word as it is cut
-    inside running text."""
-    if isinstance(model, Pretrained):
-        return tokenize_corpus(model.word_segmenter(), lines, name, style=model.style)
-    return tokenize_with(model, lines, name)
 
 
 def vocabulary(model, t: Tokenized) -> tuple[str, ...]:

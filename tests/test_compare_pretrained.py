@@ -14,7 +14,7 @@ from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
 from subtok_core import compare, corpus, languages, registry
 from subtok_core.measure import token_lengths
-from subtok_core.measure.tokenized import length
+from subtok_core.measure.tokenized import length, tokenize_with
 from subtok_core.pretrained import files
 from tests.apptools import open_page
 
@@ -69,7 +69,7 @@ def test_a_text_that_spells_hex_itself_is_no_byte_piece(cl100k):
 
 def test_tokenize_counts_each_word_as_tiktoken_cuts_it_in_running_text(cl100k, tiktoken_cl100k):
     lines = corpus.load_lines("sample:lee")[:40]
-    t = compare.tokenize(cl100k, lines, "cl100k_base")
+    t = tokenize_with(cl100k, lines, "cl100k_base")
     words = [w for line in lines for w in corpus.split_words(line, False)]
     assert len(t) == sum(len(tiktoken_cl100k.encode_ordinary(" " + w)) for w in words)
     assert t.style == "sow"

@@ -39,8 +39,7 @@ from itertools import accumulate
 import pandas as pd
 
 from ..corpus import DATA_DIR
-from ..pretrained.base import Pretrained
-from .tokenized import bare, check_style, model_style, word_segmenter
+from .tokenized import bare, check_style, segmenter_of
 
 GOLD_FILE = DATA_DIR / "morphology.tsv"
 ROW_COLUMNS = ["word", "gold", "cut", "right", "wrong", "missed"]
@@ -103,14 +102,6 @@ def parse_gold(text: str) -> tuple[GoldWord, ...]:
 def load_gold() -> tuple[GoldWord, ...]:
     """The gold list shipped in data/morphology.tsv (read once per process)."""
     return parse_gold(GOLD_FILE.read_text(encoding="utf-8"))
-
-
-def segmenter_of(model) -> tuple[Callable[[str], Sequence[str]], str]:
-    """word -> pieces, and the marker style, of a trained model or a pretrained tokenizer
-    (each word cut as inside running text, as the Compare measures cut it)."""
-    if isinstance(model, Pretrained):
-        return model.word_segmenter(), model.style
-    return word_segmenter(model), model_style(model)
 
 
 @dataclass(frozen=True, slots=True)

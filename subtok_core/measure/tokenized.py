@@ -25,6 +25,7 @@ import pandas as pd
 
 from .. import registry
 from ..corpus import WordCounts, split_words
+from ..pretrained.base import Pretrained
 from ..records import EOW, SOW
 from ..wordpiece import PREFIX
 
@@ -239,8 +240,17 @@ def model_style(model) -> str:
     return "wordpiece"
 
 
+def segmenter_of(model) -> tuple[Callable[[str], Sequence[str]], str]:
+    """word -> pieces, and the marker style, of a trained model or a pretrained tokenizer
+    (which carries both; each word cut as inside running text)."""
+    if isinstance(model, Pretrained):
+        return model.word_segmenter(), model.style
+    return word_segmenter(model), model_style(model)
+
+
 def tokenize_with(model, source: WordCounts | Sequence[str] | str, name: str = "") -> Tokenized:
-    """tokenize_corpus with a trained model: its segmenter, its style, its word splitting.
+    """tokenize_corpus with a trained model or a pretrained tokenizer: its segmenter, its
+    style, its word splitting (a pretrained one splits at whitespace only).
 
     >>> from subtok_core import bpe
     >>> from subtok_core.corpus import load
@@ -249,4 +259,5 @@ def tokenize_with(model, source: WordCounts | Sequence[str] | str, name: str = "
     ('sow', ['▁b', 'ag', 's'])
     """
     split_punct = bool(getattr(model, "split_punct", False))
-    return tokenize_corpus(word_segmenter(model), source, name, split_punct, model_style(model))
+    segment_word, style = segmenter_of(model)
+    return tokenize_corpus(segment_word, source, name, split_punct, style)
