@@ -20,8 +20,10 @@ from streamlit.elements.lib.utils import user_key_from_element_id
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).parents[1]
+# the modules of helpers every page shares (pages reach them all as w.<name>)
+SHARED = ("_widgets.py", "_keys.py", "_url.py", "_corpus.py", "_steps.py", "_store.py")
 PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by every page
-    "_widgets.py": None,
+    **dict.fromkeys(SHARED),
     "_cached.py": None,  # page caches: no widgets
     "bpe.py": "bpe",
     "bytebpe.py": "bytebpe",
@@ -119,8 +121,12 @@ def keys_in(tree: ast.AST, file: str, page: str, names: dict, skip: set) -> list
 def source_keys() -> list[Key]:
     """Every key= argument in pages/; a helper's keys in _widgets once for each page that
     calls the helper (directly or through another helper), with that page's prefix."""
-    widgets = ast.parse((ROOT / "pages" / "_widgets.py").read_text())
-    helpers = {f.name: f for f in widgets.body if isinstance(f, ast.FunctionDef)}
+    helpers = {
+        f.name: f
+        for file in SHARED
+        for f in ast.parse((ROOT / "pages" / file).read_text()).body
+        if isinstance(f, ast.FunctionDef)
+    }
     calls = {
         name: {called(n) for n in ast.walk(f) if isinstance(n, ast.Call)} & set(helpers)
         for name, f in helpers.items()
@@ -128,7 +134,7 @@ def source_keys() -> list[Key]:
     skip = set(helpers) - {"widget_key"} | {"min", "max", "sorted", "sort"}
     found = []
     for path in sorted((ROOT / "pages").glob("*.py")):
-        if path.name == "_widgets.py":
+        if path.name in SHARED:
             continue
         tree, page = ast.parse(path.read_text()), PAGE_OF[path.name]
         found += keys_in(tree, path.name, page, module_constants(tree), skip)

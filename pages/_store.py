@@ -1,0 +1,82 @@
+"""The server-wide store of trained runs, as the pages use it (with a progress bar)."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import pickle
+from collections.abc import Callable, Hashable
+
+import streamlit as st
+
+from subtok_core import diskcache
+from subtok_core.store import Store
+
+
+class TraceStore(Store):
+    """The server-wide store (subtok_core.store: single flight, a byte budget) with a
+    progress bar: the session that trains a run and every session waiting for it see it.
+
+    st.cache_data cannot hold a run that draws a progress bar while it trains (it would
+    replay the bar on every hit), so runs are trained outside it and kept here instead.
+    """
+
+    def trained(self, key: Hashable, compute: Callable, label: str):
+        """The run under `key`, trained here or by another session, with a progress bar
+        (or read from the disk cache, without one)."""
+        name = label.rstrip(": ")  # what the run is, in the server's log
+        done = self.cached(key, name)
+        if done is not None:
+            return done
+        holder = st.empty()
+        bar = holder.progress(0.0, text=label)
+
+        def show(done: int, total: int) -> None:
+            bar.progress(min(1.0, done / max(total, 1)), text=f"{label} {done:,} of {total:,}")
+
+        try:
+            return self.get(key, compute, show, name)
+        finally:
+            holder.empty()
+
+    def key_of(self, run) -> str | None:
+        """The key `run` is kept under, as a digest (what the page caches of pages._cached
+        are keyed by); None when the store does not keep it. Found by identity: a page
+        holds the run it got from here, so no other object can have taken its place."""
+        with self.lock:
+            key = next((k for k, (kept, _size) in self.runs.items() if kept is run), None)
+        return key if key is None or isinstance(key, str) else fingerprint(key)
+
+
+def fingerprint(*parts) -> str:
+    """What every page cache is keyed by: a digest of what its result depends on, the trace
+    or model (or the corpus and the settings it was trained with) and the text it is
+    measured on. A cached function that takes an unhashed `_argument` takes this beside it.
+
+    Pickling a big input costs time (a real sample: some 20 ms), so a page hashes it once
+    per run and passes the digest on; a digest is a short string, cheap to hash again.
+
+    >>> fingerprint("bpe", 10) == fingerprint("bpe", 10) != fingerprint("bpe", 11)
+    True
+    """
+    return hashlib.md5(pickle.dumps(parts)).hexdigest()
+
+
+def run_key(run) -> str | None:
+    """The key of `run` (a trace) in the server-wide store, None when it is not kept (then
+    the pieces drawn from it are not cached, see pages._cached)."""
+    return trace_store().key_of(run)
+
+
+@st.cache_resource
+def trace_store() -> TraceStore:
+    """One store for the whole server, shared by every session and page, with a copy of
+    each run on disk (SUBTOK_CACHE_DIR, see subtok_core.diskcache) for the next server;
+    each training it does is logged on the server (logger subtok_core.store)."""
+    log = logging.getLogger("subtok_core")
+    if not log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+    return TraceStore(disk=diskcache.from_env())
