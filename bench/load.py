@@ -10,9 +10,10 @@ measures per session
   on a page without one (/compare), a chart (``[data-testid='stMain'] .vega-embed``);
   both are drawn only after the trace is trained, so the progress bar does not count;
   then, reported beside it, until vega has drawn the first chart (canvas or svg);
-* each click on "next ▶": until the app is idle AND both ``?step=`` in the URL and the
-  slider's value show the next step (the value comes from the server's rerun, so an idle
-  app still showing the old step does not count);
+* each click on the next-step button (keyed ``<page>_step_next``): until the app is
+  idle AND both ``?step=`` in the URL and the slider's value show the next step (the
+  value comes from the server's rerun, so an idle app still showing the old step does
+  not count);
 * beside both, "ScriptFinished received": when the page's websocket received the server's
   ScriptFinished message for that run: the latency without the drawing (it still includes
   the browser loading the app and the websocket's trip through a busy browser);
@@ -21,7 +22,8 @@ measures per session
 * the server's resident memory (VmRSS of the process and its children) before, at the
   peak of each round (sampled every 0.2 s) and after each round's sessions closed, and
   the CPU seconds of the server, of the browsers (this script's process tree) and of
-  everything else on the machine, per round: the clients share the server's machine;
+  everything else on the machine, per round: the clients share the server's machine
+  (bench/load_ws.py measures the server without browsers);
 * how many times the server trained: lines of ``subtok_core.store`` containing "trained"
   in the server's stderr ("not logged" when it logs none).
 
@@ -43,21 +45,28 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import math
 import os
-import re
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-ROOT = Path(__file__).resolve().parents[1]
+from _server import (
+    ROOT,
+    Round,
+    ServerLog,
+    free_port,
+    issue_targets,
+    measured_round,
+    print_targets,
+    rss_mb,
+    spread,
+    start_server,
+    stop_server,
+)
+
 sys.path.insert(0, str(ROOT))  # like the other benchmarks; the server gets it as PYTHONPATH
 
 from playwright.async_api import Error as PlaywrightError  # noqa: E402
@@ -68,6 +77,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]  # as conftest.py
 ARGS += ["--disable-component-update", "--disable-sync", "--no-first-run"]
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+NEXT = "[class*='_step_next'] button"  # Streamlit marks a keyed element with st-key-<key>
 SLIDER = "[data-testid='stSlider']"
 CONTENT = f"{SLIDER}, [data-testid='stMain'] .vega-embed"
 CHART = "[data-testid='stMain'] .vega-embed canvas, [data-testid='stMain'] .vega-embed svg"
@@ -119,82 +129,6 @@ class Session:
         ws.on("framereceived", frame)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def tree(pid: int) -> list[int]:
-    """`pid` and all its descendants."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        found.append(todo.pop())
-        todo += children.get(found[-1], [])
-    return found
-
-
-def rss_mb(pid: int) -> float:
-    """VmRSS of `pid` and all its descendants, in MB (0 for processes already gone)."""
-    total = 0
-    for p in tree(pid):
-        with contextlib.suppress(OSError):
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])  # kB
-    return total / 1024
-
-
-def cpu_s(pid: int | None = None) -> float:
-    """CPU seconds used so far by `pid` alone, or by the whole machine."""
-    tick = os.sysconf("SC_CLK_TCK")
-    if pid is None:  # user nice system (idle iowait) irq softirq steal
-        fields = [int(f) for f in Path("/proc/stat").read_text().split("\n")[0].split()[1:9]]
-        return (sum(fields[:3]) + sum(fields[5:8])) / tick
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(stat[11]) + int(stat[12])) / tick  # utime, stime
-    except (OSError, IndexError, ValueError):
-        return 0.0
-
-
-class Sampler:
-    """Every 0.2 s: the server's RSS (its peak kept) and the CPU time of every process
-    of the server and of the clients (this script, Playwright's driver, chromium), each
-    last seen value kept, so that renderers gone with their closed context still count."""
-
-    def __init__(self, server: int):
-        self.server, self.peak, self.stop = server, 0.0, asyncio.Event()
-        self.first: dict[int, float] = {}
-        self.last: dict[int, float] = {}
-        self.sample()
-        self.first = dict(self.last)
-
-    def sample(self) -> None:
-        self.peak = max(self.peak, rss_mb(self.server))
-        for pid in tree(os.getpid()):
-            self.last[pid] = cpu_s(pid)
-
-    def used(self, server: bool) -> float:
-        ours = set(tree(self.server)) if server else set(self.last) - set(tree(self.server))
-        return sum(self.last[p] - self.first.get(p, 0.0) for p in ours if p in self.last)
-
-    async def run(self) -> None:
-        while not self.stop.is_set():
-            self.sample()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.stop.wait(), 0.2)
-        self.sample()
-
-
 async def page_errors(page) -> list[str]:
     """Texts of the exceptions and error alerts on the page now."""
     found = []
@@ -225,7 +159,7 @@ async def one_session(browser, url: str, steps: int, timeout_s: float) -> Sessio
         query = parse_qs(urlparse(page.url).query)
         if not steps or ("step" not in query and await page.locator(SLIDER).count() == 0):
             return s  # a page without steps (/compare)
-        nxt = page.get_by_role("button", name="next ▶")
+        nxt = page.locator(NEXT).first
         await nxt.wait_for(state="visible")  # a deep link with ?step= must have one
         step = int(query.get("step", ["0"])[0])
         for _ in range(steps):
@@ -250,68 +184,10 @@ async def one_session(browser, url: str, steps: int, timeout_s: float) -> Sessio
     return s
 
 
-@dataclass
-class Round:
-    sessions: list[Session]
-    peak: float  # server RSS, MB
-    after: float
-    wall: float  # seconds, while the sessions ran
-    server_cpu: float  # CPU seconds of the server in that time
-    client_cpu: float  # of this script, Playwright's driver and chromium (its children)
-    all_cpu: float  # of the whole machine (other people's jobs included)
-
-
 async def one_round(browser, pid: int, url: str, args) -> Round:
-    sampler, wall, machine = Sampler(pid), time.perf_counter(), cpu_s()
-    task = asyncio.create_task(sampler.run())
-    sessions = await asyncio.gather(
-        *(one_session(browser, url, args.steps, args.timeout) for _ in range(args.sessions))
+    return await measured_round(
+        pid, [one_session(browser, url, args.steps, args.timeout) for _ in range(args.sessions)]
     )
-    sampler.stop.set()
-    await task
-    wall, machine = time.perf_counter() - wall, cpu_s() - machine
-    await asyncio.sleep(3)  # let the server notice the closed sockets
-    server, clients = sampler.used(server=True), sampler.used(server=False)
-    return Round(list(sessions), sampler.peak, rss_mb(pid), wall, server, clients, machine)
-
-
-def pct(values: list[float], q: float) -> float:
-    """The q-th percentile (nearest rank) of `values`."""
-    ordered = sorted(values) or [math.inf]
-    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
-
-
-def spread(values: list[float], qs=("min", 50, 95, "max")) -> str:
-    if not values:
-        return "none"
-    parts = [
-        f"{q if isinstance(q, str) else f'p{q}'} "
-        f"{min(values) if q == 'min' else max(values) if q == 'max' else pct(values, q):.2f}"
-        for q in qs
-    ]
-    return ", ".join(parts) + " s"
-
-
-def start_server(port: int, log) -> subprocess.Popen:
-    flags = "--server.headless true --server.address 127.0.0.1 --browser.gatherUsageStats false"
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", *flags.split()]
-    cmd += ["--server.port", str(port)]
-    # a server that starts cold: no run read from the disk cache of an earlier server,
-    # unless SUBTOK_CACHE_DIR is given (to measure a warmed lesson)
-    env = {"SUBTOK_CACHE_DIR": "off", **os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
-    for _ in range(120):
-        if proc.poll() is not None:
-            raise SystemExit(f"the server exited with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1) as r:
-                if r.read() == b"ok":
-                    return proc
-        except OSError:
-            time.sleep(0.5)
-    proc.terminate()
-    proc.wait(timeout=10)
-    raise SystemExit("the server did not answer /_stcore/health within 60 s")
 
 
 async def run(args, pid: int, base: str) -> list[Round]:
@@ -335,8 +211,6 @@ def main() -> None:
     args = parser.parse_args()
     if min(args.sessions, args.rounds) < 1 or args.steps < 0:
         parser.error("--sessions and --rounds must be at least 1, --steps at least 0")
-    budget_mb = float(os.environ.get("SUBTOK_STORE_MB") or 400)
-    rss_limit = 4 * budget_mb  # the store's estimate: objects take 2-4x their pickled size
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that `finally` stops the server
     port = free_port()
@@ -352,19 +226,8 @@ def main() -> None:
             rounds = asyncio.run(run(args, proc.pid, f"http://127.0.0.1:{port}"))
             wall = time.perf_counter() - wall
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-    lines = Path(log.name).read_text(errors="replace").splitlines()
-    trained = [line for line in lines if "subtok_core.store" in line and "trained" in line]
-    keys = [m.group(1) for line in trained if (m := re.search(r"trained (\S+)", line))]
-    crashes = [line for line in lines if line.startswith("Traceback")]
-    last_lines = sorted(
-        {line for line in lines if re.match(r"^\w+(\.\w+)*(Error|Exception)", line)}
-    )
+            stop_server(proc)
+    server_log = ServerLog.read(log.name)
 
     print(f"subtok load test: {args.url}")
     print(
@@ -399,37 +262,10 @@ def main() -> None:
         )
         for text in sorted({e for s in r.sessions for e in s.errors})[:10]:
             print(f"  error: {text}")
-    count = f"{len(trained)} ({len(set(keys))} distinct keys)" if trained else "not logged"
-    print(f"\ntrainings: {count}")
-    for line in trained[:5]:
-        print(f"  {line.strip()}")
-    print(f"server stderr ({log.name}): {len(crashes)} tracebacks")
-    for line in last_lines[:5]:
-        print(f"  {line.strip()[:200]}")
-
-    everyone = [s for r in rounds for s in r.sessions]
-    all_steps = [t for s in everyone for t in s.steps]
-    warm = [s.first_render for s in rounds[-1].sessions if s.first_render is not None]
-    warm = warm if len(warm) == len(rounds[-1].sessions) else []  # a missing one fails
-    peak = max(r.peak for r in rounds)
-    targets = [
-        ("zero errors", not any(s.errors for s in everyone) and not crashes),
-        ("every session rendered", all(s.first_render is not None for s in everyone)),
-        ("trained once (each key)", len(keys) == len(set(keys)) if trained else None),
-        (
-            "warm first render < 3 s (p95, last round)",
-            pct(warm, 95) < 3 if args.rounds > 1 else None,
-        ),
-        ("p95 step < 1 s (every round)", pct(all_steps, 95) < 1 if all_steps else None),
-        (
-            f"RSS under budget (peak {peak:.0f} MB <= 4 x SUBTOK_STORE_MB = {rss_limit:.0f} MB,"
-            f" the store's 2-4x of its {budget_mb:.0f} MB pickled)",
-            peak <= rss_limit,
-        ),
-    ]
-    print()
-    for name, ok in targets:
-        print(f"{'n/a ' if ok is None else 'PASS' if ok else 'FAIL'}  {name}")
+    server_log.report(log.name)
+    print_targets(
+        issue_targets(server_log, [r.sessions for r in rounds], max(r.peak for r in rounds))
+    )
 
 
 if __name__ == "__main__":

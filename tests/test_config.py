@@ -16,3 +16,10 @@ def test_no_developer_toolbar_no_tracebacks_no_usage_statistics():
     assert CONFIG["client"]["toolbarMode"] == "viewer"  # no Deploy / Rerun / Clear cache
     assert CONFIG["client"]["showErrorDetails"] == "none"
     assert CONFIG["browser"]["gatherUsageStats"] is False
+
+
+def test_no_file_watcher_and_no_full_collection_after_every_run():
+    # both cost a warm run most of its server CPU and a new session up to a second
+    # (bench/load_ws.py); a developer turns the watcher back on by a flag of streamlit run
+    assert CONFIG["server"]["fileWatcherType"] == "none"
+    assert CONFIG["runner"]["postScriptGC"] is False

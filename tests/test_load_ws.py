@@ -1,0 +1,77 @@
+"""bench/load_ws.py speaks Streamlit's websocket protocol the way the browser does: the
+checks of one tab against the running app, and what it counts as an error. The load test
+itself (many sessions, timings) is not run here."""
+
+import asyncio
+import sys
+from argparse import Namespace
+from pathlib import Path
+
+import websockets
+from streamlit.proto.Alert_pb2 import Alert
+from streamlit.proto.Element_pb2 import Element
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
+
+from _tab import SUBPROTOCOLS, Tab, step_states  # noqa: E402
+from load_ws import one_session  # noqa: E402
+
+LINK = "/bpe?corpus=toy:low-lower&marker=eow&step=2"  # 10 merges: steps 0 to 10
+
+
+def stream(app_url: str) -> str:
+    return app_url.replace("http://", "ws://") + "/_stcore/stream"
+
+
+def test_a_tab_opens_a_deep_link_and_moves_the_step_by_button_and_by_slider(app_url):
+    async def walk() -> list[tuple]:
+        async with websockets.connect(stream(app_url), subprotocols=SUBPROTOCOLS) as ws:
+            tab = Tab(ws, "/bpe", LINK.split("?")[1], timeout=60)
+            seen = [(await tab.run(), tab.step_shown())]
+            seen.append((await tab.run(*step_states(tab, "next", 3)), tab.step_shown()))
+            after_next = tab.query
+            seen.append((await tab.run(*step_states(tab, "slider", 7)), tab.step_shown()))
+            return [*seen, after_next, tab.query, tab.page_hash]
+
+    first, nxt, slid, after_next, after_slider, page_hash = asyncio.run(walk())
+    assert first == ([], 2)  # the address's step
+    assert nxt == ([], 3)  # one further
+    assert slid == ([], 7)  # where the slider was set
+    # the address the server gave back follows the step, as the browser's would
+    assert "step=3" in after_next.split("&") and "step=7" in after_slider.split("&")
+    assert page_hash  # later runs name the page by its hash, as the browser does
+
+
+def test_one_session_renders_and_steps_without_errors(app_url):
+    args = Namespace(timeout=60, steps=2, via="next", think=0)
+    session = asyncio.run(one_session(stream(app_url), LINK, args))
+    assert session.errors == []
+    assert session.first_render is not None and len(session.steps) == 2
+    assert session.runs >= 3  # the first render, then one run per step
+
+
+def test_an_exception_or_an_error_box_is_an_error_and_a_warning_is_not():
+    tab = Tab(None, "/bpe", "", timeout=1)
+    error, warning, exception = Element(), Element(), Element()
+    error.alert.body, error.alert.format = "vocab size 5 is too small", Alert.Format.ERROR
+    warning.alert.body, warning.alert.format = "step=abc is not a number", Alert.Format.WARNING
+    exception.exception.type, exception.exception.message = "KeyError", "'pages._cached'"
+    assert tab._element(error) == ["st.error: vocab size 5 is too small"]
+    assert tab._element(warning) == []
+    assert tab._element(exception) == ["exception: KeyError: 'pages._cached'"]
+
+
+def test_widgets_are_found_by_the_key_the_page_gave():
+    tab = Tab(None, "/bpe", "", timeout=1)
+    button, slider = Element(), Element()
+    button.button.id = "$$ID-aa6410a5d9db0c89aec0b800c73ebf18-bpe_step_next"
+    slider.slider.id = "$$ID-9cc4676c12601afe6640ad74aa130ede-step"
+    slider.slider.query_param_key = "step"
+    slider.slider.default[:] = [0.0]
+    for element in (button, slider):
+        assert tab._element(element) == []
+    assert tab.next_button().id == button.button.id
+    assert tab.step_shown() == 0  # no value set: the slider's default
+    slider.slider.value[:], slider.slider.set_value = [4.0], True
+    tab._element(slider)
+    assert tab.step_shown() == 4
