@@ -1,8 +1,7 @@
-"""The SaGe page's result view: BPE(V), SaGe(V) and the two controls, on the paper's charts."""
+"""The SaGe page's result view: BPE(V), SaGe(V) and the two controls, on the paper's charts
+(the paper's Tables 1-2 and summary figures are on the paper tab: _sage_paper)."""
 
 from __future__ import annotations
-
-import html
 
 import pandas as pd
 import streamlit as st
@@ -19,7 +18,7 @@ NAMES = ["BPE", "SaGe", "frequency-pruned", "random-pruned"]
 TOP = 200  # Fig. 3 ranks the top 200 tokens
 
 
-def _digest(vocab) -> str:
+def digest(vocab) -> str:
     return w.fingerprint(tuple(vocab))
 
 
@@ -52,15 +51,14 @@ def results(trace, controls: dict, randoms: list, sentences, key: str) -> None:
         "random-pruned": sage.vocab_after(controls["random"]),
     }
     lines = tuple(" ".join(words) for words in sentences)
-    toks = {n: tokenized(key, _digest(v), n, v, lines) for n, v in vocabs.items()}
+    toks = {n: tokenized(key, digest(v), n, v, lines) for n, v in vocabs.items()}
     verdicts(vocabs, toks, randoms, lines, key)
     overlaps(trace, vocabs)
-    examples(vocabs, sentences)
     charts(vocabs, toks, key)
 
 
 def _measure(key, vocab, t, bpe):
-    return measures(key, _digest(vocab), _digest(bpe), vocab, t, bpe)
+    return measures(key, digest(vocab), digest(bpe), vocab, t, bpe)
 
 
 def verdicts(vocabs: dict, toks: dict, randoms: list, lines, key: str) -> None:
@@ -69,7 +67,7 @@ def verdicts(vocabs: dict, toks: dict, randoms: list, lines, key: str) -> None:
     rand = []
     for trace in randoms:
         vocab = sage.vocab_after(trace)
-        t = tokenized(key, _digest(vocab), "random-pruned", vocab, lines)
+        t = tokenized(key, digest(vocab), "random-pruned", vocab, lines)
         rand.append(_measure(key, vocab, t, bpe))
     st.subheader("Which of the paper's trends does this sample reproduce?")
     for trend in sage_verdict.TRENDS:
@@ -83,15 +81,28 @@ def verdicts(vocabs: dict, toks: dict, randoms: list, lines, key: str) -> None:
         "vocabulary's own tokens minus BPE's own)."
     )
     rows = pd.DataFrame([{"vocabulary": n, **vars_of(m)} for n, m in got.items()])
-    st.dataframe(rows, hide_index=True)
+    st.dataframe(rows, hide_index=True, column_config=MEASURE_FORMATS)
+
+
+NEIGHBOURS = (
+    f"mean distinct neighbours, ranks {sage_verdict.TOP_RANKS[0] + 1}-{sage_verdict.TOP_RANKS[1]}"
+)
+PERCENT = st.column_config.NumberColumn(format="percent")
+MEASURE_FORMATS = {  # shown rounded (the core keeps every digit)
+    "mean token length": st.column_config.NumberColumn(format="%.2f"),
+    "tokens to encode": st.column_config.NumberColumn(format="%,d"),
+    NEIGHBOURS: st.column_config.NumberColumn(format="%.1f"),
+    "mean neighbour / frequency": st.column_config.NumberColumn(format="%.3f"),
+    "word-initial share of own tokens": PERCENT,
+    "word-initial share of BPE's own": PERCENT,
+}
 
 
 def vars_of(m: sage_verdict.Measures) -> dict:
     return {
         "mean token length": m.mean_length,
         "tokens to encode": m.tokens,
-        f"mean distinct neighbours, ranks {sage_verdict.TOP_RANKS[0] + 1}-"
-        f"{sage_verdict.TOP_RANKS[1]}": m.neighbours,
+        NEIGHBOURS: m.neighbours,
         "mean neighbour / frequency": m.ratio,
         "word-initial share of own tokens": m.own_initial,
         "word-initial share of BPE's own": m.bpe_initial,
@@ -106,13 +117,25 @@ def last_losses(trace) -> dict[str, float]:
     return seen
 
 
+OVERLAP_NAMES = {
+    "part": "vocabulary part",
+    "word_initial": "word-initial",
+    "word_initial_share": "word-initial share",
+    "examples": "examples",
+}
+
+
 def overlaps(trace, vocabs: dict) -> None:
     st.subheader("Tokens only in one vocabulary")
     both = metrics.overlap(vocabs["SaGe"], vocabs["BPE"], names=("SaGe", "BPE"))
-    st.dataframe(both.table, hide_index=True)
+    st.dataframe(
+        both.table.rename(columns=OVERLAP_NAMES),
+        hide_index=True,
+        column_config={"word-initial share": PERCENT},
+    )
     st.caption(
         "The paper: 83 % of the tokens only SaGe has are word-initial, against 22 % of "
-        "those only BPE has."
+        "those only BPE has (the tab 'Paper vs this run' sets its figures beside this run's)."
     )
     losses = last_losses(trace)
     for control in ("frequency-pruned", "random-pruned"):
@@ -129,34 +152,6 @@ def overlaps(trace, vocabs: dict) -> None:
     )
 
 
-def examples(vocabs: dict, sentences, limit: int = 4) -> None:
-    """Sentences cut differently by BPE and SaGe, as the paper's Table 1, the words they
-    cut differently in bold."""
-    cut = {n: metrics.word_segmenter(sage.SageModel(tuple(vocabs[n]))) for n in ("BPE", "SaGe")}
-    st.subheader("Sentences cut differently (Table 1)")
-    shown = 0
-    for words in sentences:
-        pieces = {n: [cut[n](word) for word in words] for n in cut}
-        if pieces["BPE"] == pieces["SaGe"]:
-            continue
-        for name, cuts in pieces.items():
-            other = pieces["SaGe" if name == "BPE" else "BPE"]
-            text = " ".join(
-                f"<b>{html.escape(' '.join(c))}</b>" if c != o else html.escape(" ".join(c))
-                for c, o in zip(cuts, other, strict=True)
-            )
-            st.markdown(
-                f'<p style="font-family:monospace;margin:0">{name}: {text}</p>',
-                unsafe_allow_html=True,
-            )
-        st.write("")
-        shown += 1
-        if shown == limit:
-            return
-    if not shown:
-        st.info("BPE(V) and SaGe(V) cut every sentence of this sample the same way.")
-
-
 CHARTS = [  # title, table, HOW_TO_READ key, builder
     ("Token length (Fig. 1)", "lengths", "token_length", viz_compare.token_length_chart),
     ("Subwords per word (Fig. 2)", "fertility", "fertility", viz_compare.fertility_chart),
@@ -171,7 +166,7 @@ CHARTS = [  # title, table, HOW_TO_READ key, builder
 
 
 def charts(vocabs: dict, toks: dict, key: str) -> None:
-    per = {n: tables(key, _digest(v), toks[n], v) for n, v in vocabs.items()}
+    per = {n: tables(key, digest(v), toks[n], v) for n, v in vocabs.items()}
     st.subheader("The paper's charts, four vocabularies of the same size")
     spent = viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})
     st.altair_chart(viz_compare.efficiency_chart(spent, names=NAMES), width="stretch")

@@ -39,8 +39,11 @@ def step_frame(steps) -> pd.DataFrame:
     )
 
 
+LOSS = st.column_config.NumberColumn(format="%,.1f")  # shown rounded; the CSV keeps every digit
+
+
 def step_table(steps) -> None:
-    st.dataframe(step_frame(steps), hide_index=True)
+    st.dataframe(step_frame(steps), hide_index=True, column_config={"loss before the prune": LOSS})
 
 
 def step_log(trace) -> int:
@@ -95,7 +98,12 @@ def candidates(step) -> None:
     pruned = {p for p, _ in step.pruned}
     table = pd.DataFrame(step.candidates, columns=["piece", "ablation loss"])
     table["status"] = ["pruned" if p in pruned else "" for p in table["piece"]]
-    st.dataframe(w.style_status(table), hide_index=True, height=320)
+    st.dataframe(
+        w.style_status(table),
+        hide_index=True,
+        height=320,
+        column_config={**w.STATUS_COLUMN, "ablation loss": LOSS},
+    )
     how = (
         "every piece's loss was recomputed"
         if step.recomputed_losses
@@ -147,14 +155,14 @@ def _run_states(run: str) -> _States:
     return _States()
 
 
-def _state_at(run: str, step: int, trace, sentences) -> sage.SentenceCorpus:
+def state_at(run: str, step: int, trace, sentences) -> sage.SentenceCorpus:
     """The sample as step `step` of the run `run` found it."""
     return _run_states(run).at(trace, sentences, step)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _first_used(run: str, step: int, _trace, _sentences) -> int:
-    return sage.first_used(_trace, _state_at(run, step, _trace, _sentences), step)
+    return sage.first_used(_trace, state_at(run, step, _trace, _sentences), step)
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)
@@ -166,14 +174,15 @@ def _pair_loss(run: str, retrained: int, _trace) -> PairLoss:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _close_up(run: str, step: int, piece: str, sentence, _trace, _sentences) -> sage.CloseUp:
-    state = _state_at(run, step, _trace, _sentences)
+    state = state_at(run, step, _trace, _sentences)
     retrained = [n for n, r in enumerate(_trace.steps[:step], 1) if r.embeddings is not None]
     pair = _pair_loss(run, retrained[-1], _trace) if retrained else None
     return sage.close_up(_trace, state, step, piece, sentence, pair)
 
 
 def drill_down(trace, sentences, run: str, i: int) -> None:
-    """A candidate of a step: a sentence with and without it, windows in brackets (Table 2).
+    """A candidate of a step: a sentence with and without it, the windows around it in
+    brackets (the pairs its removal changes; the paper's Table 2 is on the paper tab).
     `run` is the fingerprint of the trace and its sample that keys every cache here."""
     step = max(i, 1)
     record = trace.steps[step - 1]
@@ -226,5 +235,6 @@ def show_close_up(up: sage.CloseUp) -> None:
         "what replaces it. Every pair of tokens inside a window adds -log σ(E_T · E_C) both "
         "ways. A piece unused when Word2Vec was last trained has no vector; each of its "
         f"pairs costs {up.unseen_cost:.3f} per direction, the mean of the sample's pairs "
-        "then."
+        "then. The paper's Table 2 looks from the other side, at a target whose window "
+        "changes though the removed piece lies outside it: see the tab 'Paper vs this run'."
     )

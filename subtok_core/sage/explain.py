@@ -1,5 +1,7 @@
 """Sentences on a SaGe run, and one piece's ablation up close: a sentence cut with and
-without it, as in SaGe Table 2.
+without it, the windows around the piece and around what replaces it in brackets (the
+pairs of tokens whose loss the removal changes). The paper's Table 2 looks from the other
+side, at a target whose window changes though the piece is outside it: see ``table2``.
 
 >>> from subtok_core.sage.corpus import SentenceCorpus
 >>> from subtok_core.sage.loss import Embeddings
