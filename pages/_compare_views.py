@@ -34,6 +34,11 @@ SPAN_CSS = """
 .gap {display: inline-block; width: .9em;}
 </style>
 """
+WORDPIECE_WHY = (  # why WordPiece may need far more tokens than the others (said where seen)
+    "Its score count(ab) / (count(a) × count(b)) favours pairs of rare symbols, so its "
+    "early merges build rare strings and frequent words stay in pieces until the "
+    "vocabulary is much larger."
+)
 PART_NOTE = (
     "A red outline marks a token that holds only part of a character, drawn as its bytes in "
     "hex (`<F0 9F>`): {who} cut{s} the UTF-8 bytes of a character (an emoji is 4 bytes, a "
@@ -58,11 +63,56 @@ def spans_html(text: str, encoded, odd: set, parts: set, show_ids: bool) -> str:
         last = max(last, span.end)
         cls = "tok part" if n in parts else "tok odd" if (span.start, span.end) in odd else "tok"
         sub = f"<sub>{token_id}</sub>" if show_ids else ""
+        # an unknown token says, on hover, which text it stands for
+        tip = f' title="{html.escape(unknown_text(text, span))}"' if is_unknown(span) else ""
         chips.append(
-            f'<span class="{cls}" style="background:{color_of(span.text)}">'
+            f'<span class="{cls}" style="background:{color_of(span.text)}"{tip}>'
             f"{html.escape(span.text)}{sub}</span>"
         )
     return f'<div class="toks">{"".join(chips)}</div>'
+
+
+def is_unknown(span) -> bool:
+    return span.text in languages.UNKNOWN and span.end > span.start
+
+
+def unknown_text(text: str, span) -> str:
+    """'[UNK] = 'é'': an unknown token and the text it stands for."""
+    return f"{span.text} = {text[span.start : span.end]!r}"
+
+
+def unknown_note(text: str, encoded: dict, labels: dict) -> str:
+    """Which text each tokenizer's unknown tokens stand for, in one sentence ('' if none)."""
+    said = []
+    for kind, enc in encoded.items():
+        shown = dict.fromkeys(unknown_text(text, s) for s in enc.spans if is_unknown(s))
+        if shown:
+            said.append(f"{labels[kind]}: {', '.join(shown)}")
+    if not said:
+        return ""
+    return (
+        "An unknown token stands for text the tokenizer never saw in training (hover it): "
+        + "; ".join(said)
+        + "."
+    )
+
+
+def wordpiece_note(encoded: dict, labels: dict) -> str:
+    """Why WordPiece needs far more tokens than the best other tokenizer for this text
+    (more than 1.5 times as many), with both counts; '' otherwise."""
+    if "wordpiece" not in encoded or len(encoded) < 2:
+        return ""
+    mine = len(encoded["wordpiece"].spans)
+    others = {k: len(e.spans) for k, e in encoded.items() if k != "wordpiece" and e.spans}
+    if not others:
+        return ""
+    best = min(others, key=others.get)
+    if mine <= 1.5 * others[best]:
+        return ""
+    return (
+        f"{labels['wordpiece']} needs {mine} tokens for this text, {labels[best]} "
+        f"{others[best]}. {WORDPIECE_WHY}"
+    )
 
 
 def _use_example() -> None:
@@ -95,6 +145,12 @@ def side_by_side(models: dict, labels: dict) -> None:
             + spans_html(text, enc, odd[kind], parts, show_ids),
             unsafe_allow_html=True,
         )
+    why = wordpiece_note(encoded, labels)
+    if why:
+        st.info(why)
+    unknown = unknown_note(text, encoded, labels)
+    if unknown:
+        st.caption(unknown)
     st.caption(
         "Each token string has its own color on every line; a dashed outline marks a token "
         "whose cut not every tokenizer makes; a gap is a space of the text. ▁ starts a word "

@@ -16,7 +16,8 @@ def frame_with(at: AppTest, column: str):
 def test_deep_link_opens_the_first_m_step_of_run_bug():
     at = unigram_page(corpus="toy:run-bug", step="2")
     assert at.slider(key="step").value == 2
-    assert "Round 1 · M-step" in " ".join(h.value for h in at.subheader)
+    said = " ".join([h.value for h in at.subheader] + [x.value for x in at.info])
+    assert "Round 1 · Pruning: the loss of removing each piece" in said
     removal = frame_with(at, "loss without it")
     assert list(removal["piece"]) == ["ru", "un", "bu", "ug", "fu", "su"]
     assert {round(v, 3) for v in removal["loss without it"]} == {66.109}
@@ -41,7 +42,7 @@ def test_the_student_removes_un_as_the_slides_and_round_two_follows():
     at = unigram_page(corpus="toy:run-bug", step="2")
     at.selectbox(key="unigram_pick_1").set_value("un").run()
     at.button(key="unigram_remove_1").click().run()
-    at.slider(key="step").set_value(3).run()
+    assert at.slider(key="step").value == 3  # "Prune it now" goes on to the prune step
     assert "Pruned un (chosen by you)" in infos(at)
     at.slider(key="step").set_value(5).run()
     removal = frame_with(at, "loss without it").set_index("piece")["loss without it"]
@@ -57,9 +58,9 @@ def test_the_student_removes_un_as_the_slides_and_round_two_follows():
 def test_lattice_of_a_typed_word_marks_the_viterbi_path():
     at = unigram_page(corpus="toy:hug-pug", step="1")
     at.text_input(key="unigram_word").input("hugs").run()
-    edges = frame_with(at, "logp")
-    assert list(edges[edges["best"]]["piece"]) == ["hug", "s"]
-    assert any("Viterbi path (red): **hug s**" in m.value for m in at.markdown)
+    edges = frame_with(at, "on the best path")
+    assert list(edges[edges["on the best path"]]["piece"]) == ["hug", "s"]
+    assert any("The best path (red, Viterbi): **hug s**" in m.value for m in at.markdown)
     listed = frame_with(at, "P")
     # h u g s, h u gs, h ug s, h ugs, hu g s, hu gs, hug s
     assert len(listed) == 7

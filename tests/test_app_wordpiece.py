@@ -1,5 +1,7 @@
 """AppTest: the WordPiece page shows exact scores, steps, encodes, and survives bad input."""
 
+import re
+
 from apptools import infos, open_page
 from streamlit.testing.v1 import AppTest
 
@@ -40,11 +42,17 @@ def test_deep_link_and_bpe_contrast():
 def test_encoding_shows_longest_match_and_unk_against_bpe():
     at = wordpiece_page(corpus="toy:sunflower", step="3")
     at.text_input(key="wordpiece_encode").input("fused funny").run()
-    lines = [m.value for m in at.markdown if m.value.startswith("**")]
-    assert "**WordPiece, 5 tokens:** `f` `##u` `##s` `##ed` `[UNK]`" in lines
-    bpe_line = next(line for line in lines if line.startswith("**BPE with 3 merges"))
-    assert "`[UNK]`" in bpe_line and "`f`" in bpe_line
-    assert any('tried "##sed": no; tried "##se": no; tried "##s": yes' in ln for ln in lines)
+    # the encode lists are chips now, and the trace a table per word (issue 14)
+    lists = next(m.value for m in at.markdown if "<b>WordPiece</b>, 5 tokens" in m.value)
+    wordpiece_line, bpe_line = lists.split("</style>")[1].split("<b>BPE with 3 merges</b>")
+    chips = re.findall(r'<span class="chip[^"]*"[^>]*>([^<]*)</span>', wordpiece_line)
+    assert chips == ["f", "##u", "##s", "##ed", "[UNK]"]
+    assert ">[UNK]<" in bpe_line and '<span class="chip">f</span>' in bpe_line
+    fused = next(m.value for m in at.markdown if "<b>fused</b>" in m.value)
+    assert (
+        '<span class="chip miss">##sed</span><span class="chip miss">##se</span>'
+        '<span class="chip hit">##s</span>'
+    ) in fused
 
 
 def test_hug_pug_shows_the_course_slip_and_the_exact_third_merge():

@@ -182,7 +182,8 @@ def test_each_link_opens_its_lesson_at_the_step_with_no_parameter_corrected(item
     corrected = [x.value for x in at.warning if x.value.startswith("The address gives")]
     assert not corrected  # every parameter of the link is one the page can use
     assert at.slider(key="step").value == int(query["step"])
-    if item.page == "unigram":  # steps are E, M, prune per round
+    if item.page == "unigram":  # steps are E, removal losses, prune per round
         round_no, kind = divmod(int(query["step"]) - 1, 3)
-        title = ("E-step", "M-step", "Prune")[kind]
-        assert any(f"Round {round_no + 1} · {title}" in h.value for h in at.subheader)
+        title = ("E-step", "Pruning: the loss of removing each piece", "Prune")[kind]
+        said = [h.value for h in at.subheader] + [x.value for x in at.info]
+        assert any(f"Round {round_no + 1} · {title}" in text for text in said)

@@ -25,6 +25,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from ..measure.names import COLUMN_NAMES
 from .lessons import FONT_SIZE, _style
 
 KNOWN_COLORS = {"BPE": "#1f77b4", "WordPiece": "#ff7f0e", "Unigram": "#2ca02c", "SaGe": "#d62728"}
@@ -103,6 +104,16 @@ def summary_table(results: Mapping[str, object]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def tip(shorthand: str, **options) -> alt.Tooltip:
+    """A tooltip channel titled with the column's name a student reads (measure.names).
+
+    >>> tip("word_initial_share:Q", format=".1%").to_dict()["title"]
+    'share that starts a word'
+    """
+    field = shorthand.split(":")[0]
+    return alt.Tooltip(shorthand, title=COLUMN_NAMES.get(field, field), **options)
+
+
 def _color(df: pd.DataFrame, names: Sequence[str] | None, field: str = "tokenizer"):
     """The color channel of the tokenizers in `df`, and its scale (for dashes and order)."""
     shown = list(dict.fromkeys(df[field]))
@@ -123,7 +134,12 @@ def _grouped_bars(df, x, x_title, y, y_title, count, names) -> alt.Chart:
             xOffset=alt.XOffset("tokenizer:N", scale=alt.Scale(domain=scale.domain)),
             y=alt.Y(f"{y}:Q", title=y_title, axis=alt.Axis(format="%")),
             color=color,
-            tooltip=["tokenizer:N", f"{x}:O", f"{count}:Q", alt.Tooltip(f"{y}:Q", format=SHARE)],
+            tooltip=[
+                tip("tokenizer:N"),
+                tip(f"{x}:O"),
+                tip(f"{count}:Q"),
+                tip(f"{y}:Q", format=SHARE),
+            ],
         )
     )
     return _style(chart.properties(height=BAR_HEIGHT))
@@ -169,7 +185,7 @@ def neighbours_chart(
     shown = df[df["rank"] <= top]
     x = alt.X("rank:Q", title=f"rank (top {top} tokens by neighbours)")
     y = alt.Y("neighbours:Q", title="distinct neighbours")
-    tooltip = ["tokenizer:N", "rank:Q", "token:N", "neighbours:Q", "frequency:Q"]
+    tooltip = [tip(f) for f in ("tokenizer:N", "rank:Q", "token:N", "neighbours:Q", "frequency:Q")]
     return _lines(shown, shown, x, y, tooltip, names)
 
 
@@ -182,9 +198,8 @@ def ratio_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.Lay
     title = "distinct neighbours ÷ frequency"
     x = alt.X("bin_start:Q", title=title)
     y = alt.Y("share:Q", title="share of tokens", axis=alt.Axis(format="%"))
-    tooltip = ["tokenizer:N", alt.Tooltip("bin_start:Q", title="ratio from"),
-               alt.Tooltip("bin_end:Q", title="ratio to"), "tokens:Q",
-               alt.Tooltip("share:Q", format=SHARE)]  # fmt: skip
+    tooltip = [tip("tokenizer:N"), tip("bin_start:Q"), tip("bin_end:Q"), tip("tokens:Q"),
+               tip("share:Q", format=SHARE)]  # fmt: skip
     return _lines(
         steps, points, x, y, tooltip, names, step=True, hover_x=alt.X("bin_mid:Q", title=title)
     )
@@ -218,7 +233,7 @@ def frequency_profile_chart(
     scale = alt.Scale(type="log") if log else alt.Scale()
     x = alt.X("rank:Q", title="rank in the vocabulary (most used first)")
     y = alt.Y("drawn:Q", title="uses in the corpus", scale=scale, axis=axis)
-    tooltip = ["tokenizer:N", "rank:Q", "token:N", "frequency:Q"]
+    tooltip = [tip(f) for f in ("tokenizer:N", "rank:Q", "token:N", "frequency:Q")]
     return _lines(df, df, x, y, tooltip, names)
 
 
@@ -230,7 +245,8 @@ def frequency_diff_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -
     second = df.loc[df["difference"] < 0, "more_in"].head(1).tolist() or ["B"]
     x = alt.X("difference:Q", title=f"← more in {second[0]}   |   more in {first[0]} →")
     tooltip = ["token:N", alt.Tooltip("freq_a:Q", title=f"uses in {first[0]}"),
-               alt.Tooltip("freq_b:Q", title=f"uses in {second[0]}"), "difference:Q"]  # fmt: skip
+               alt.Tooltip("freq_b:Q", title=f"uses in {second[0]}"),
+               tip("difference:Q")]  # fmt: skip
     bars = (
         alt.Chart(df)
         .mark_bar()

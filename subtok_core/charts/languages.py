@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from .compare import BAR_HEIGHT, _color
+from .compare import BAR_HEIGHT, _color, tip
 from .lessons import _style
 
 HOW_TO_READ = (
@@ -39,8 +39,8 @@ def premium_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.L
             xOffset=alt.XOffset("tokenizer:N", scale=alt.Scale(domain=scale.domain)),
             y=alt.Y("premium:Q", title="tokens relative to English"),
             color=color,
-            tooltip=["tokenizer:N", "language:N", "tokens:Q", "unknown:Q", "characters:Q",
-                     alt.Tooltip("premium:Q", format=".2f")],
+            tooltip=[tip("tokenizer:N"), tip("language:N"), tip("tokens:Q"),
+                     tip("unknown:Q"), tip("characters:Q"), tip("premium:Q", format=".2f")],
         )
     )  # fmt: skip
     one = alt.Chart(pd.DataFrame({"one": [1.0]})).mark_rule(color="#444", strokeDash=[4, 3])

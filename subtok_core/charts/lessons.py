@@ -107,6 +107,10 @@ def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> a
 
 
 KIND_COLORS = {"E": BASE, "M": "#2ca02c", "prune": HIGHLIGHT}
+# Unigram's steps as the loss curve names them: EM re-estimates P in its M-step; the
+# textbook variant has no M-step, it prices each removal and then prunes
+EM_KINDS = {"E-step": BASE, "M-step": "#2ca02c", "prune": HIGHLIGHT}
+TEXTBOOK_KINDS = {"E-step": BASE, "removal losses": "#2ca02c", "prune": HIGHLIGHT}
 SAGE_KINDS = {  # what SaGe recomputed before a prune step
     "embeddings retrained": HIGHLIGHT,
     "all losses recomputed": "#2ca02c",
@@ -153,31 +157,40 @@ def loss_curve_chart(
     return _style(alt.layer(line, points, here).add_params(step).properties(height=300))
 
 
-def lattice_chart(df: pd.DataFrame, show_posterior: bool = False) -> alt.LayerChart:
+BEST_PATH, OTHER_PIECES = "on the best path", "other pieces"
+
+
+def lattice_chart(
+    df: pd.DataFrame, show_posterior: bool = False, log_label: str = "log P"
+) -> alt.LayerChart:
     """A word's lattice: one bar per edge from its start to its end position (rows grouped
-    by start), labelled with the piece; edges on the Viterbi path red. With
-    `show_posterior`, an edge's opacity is its posterior (expected uses per occurrence).
+    by start), labelled with the piece and its log-probability; edges on the best (Viterbi)
+    path red, the others blue, as the legend says. With `show_posterior`, an edge's opacity
+    is its posterior (expected uses per occurrence). `log_label` names the logarithm of the
+    logp column in the tooltip and the legend ("log10 P" when it is in base 10).
 
     `df` has columns start, end, piece, logp, posterior, best (bool), row.
 
     >>> df = pd.DataFrame({"start": [0, 0, 1], "end": [1, 2, 2], "piece": ["r", "ru", "u"],
     ...                    "logp": [-3.9, -3.9, -1.6], "posterior": [0.2, 0.8, 0.2],
     ...                    "best": [False, True, False], "row": [0, 1, 2]})
-    >>> spec = lattice_chart(df, show_posterior=True).to_dict()
+    >>> spec = lattice_chart(df, show_posterior=True, log_label="ln P").to_dict()
     >>> spec["layer"][0]["encoding"]["opacity"]["field"]
     'posterior'
+    >>> spec["layer"][0]["encoding"]["color"]["scale"]["domain"]
+    ['on the best path', 'other pieces']
     """
-    chart = _lattice_layout(int(df["end"].max()) if len(df) else 1, show_posterior)
+    chart = _lattice_layout(int(df["end"].max()) if len(df) else 1, show_posterior, log_label)
     chart = chart.copy(deep=False)  # the layout is shared: only the copy gets the data
     chart.data = df
     return chart
 
 
 @functools.lru_cache(maxsize=64)
-def _lattice_layout(top: int, show_posterior: bool) -> alt.LayerChart:
+def _lattice_layout(top: int, show_posterior: bool, log_label: str) -> alt.LayerChart:
     """The lattice chart of a word `top` characters long, without its data: built once,
     as a page draws the same word at every step (building it costs more than drawing)."""
-    path = alt.Scale(domain=[True, False], range=[HIGHLIGHT, BASE])
+    path = alt.Scale(domain=[BEST_PATH, OTHER_PIECES], range=[HIGHLIGHT, BASE])
     base = alt.Chart().encode(
         x=alt.X(
             "start:Q",
@@ -189,13 +202,17 @@ def _lattice_layout(top: int, show_posterior: bool) -> alt.LayerChart:
         y=alt.Y("row:O", axis=None),
         tooltip=[
             *_tips("piece:N", "start:Q", "end:Q"),
-            alt.Tooltip("logp:Q", format=".4f"),
-            alt.Tooltip("posterior:Q", format=".4f"),
-            alt.Tooltip("best:N"),
+            alt.Tooltip("logp:Q", format=".4f", title=log_label),
+            *([alt.Tooltip("posterior:Q", format=".4f")] if show_posterior else []),
+            alt.Tooltip("path:N", title="edge"),
         ],  # fmt: skip
     )
+    base = base.transform_calculate(path=f"datum.best ? '{BEST_PATH}' : '{OTHER_PIECES}'")
+    legend = alt.Legend(
+        title=f"each bar: the piece and its {log_label}", orient="bottom", titleLimit=600
+    )
     bars = base.mark_bar(height=22, cornerRadius=4).encode(
-        color=alt.Color("best:N", scale=path, legend=alt.Legend(title="Viterbi path")),
+        color=alt.Color("path:N", scale=path, legend=legend),
         opacity=alt.Opacity(
             "posterior:Q", scale=alt.Scale(domain=[0, 1], range=[0.25, 1]), legend=None
         )  # fmt: skip

@@ -5,6 +5,8 @@
 >>> trace = trace_unigram(load("toy:run-bug"), seed="strict", vocab_size=12, log_base="10")
 >>> explain(trace, 0)
 'Seed: every strict substring of a word (001), 13 pieces.'
+>>> explain(trace, 2).split(";")[0]  # the textbook prices removals: it has no M-step
+'Pruning: the loss without each of 6 pieces (probabilities not renormalized)'
 >>> explain(trace, 3)
 'Pruned ru (smallest increase of the loss); the next E-step re-estimates P.'
 """

@@ -4,8 +4,9 @@ Each round has three steps:
 
 - E: P(piece) = frequency / total frequency of the vocabulary; every word gets its best
   (Viterbi) segmentation; loss = sum over words of count x -log P(best segmentation).
-- M: for each piece longer than one character, the corpus loss if it were removed, with
-  the probabilities left as they are (not renormalized), as the material computes it.
+- removal losses (kind "m", but no M-step of EM: nothing is re-estimated): for each piece
+  longer than one character, the corpus loss if it were removed, with the probabilities
+  left as they are (not renormalized), as the material computes it.
 - prune: remove the pieces whose removal raises the loss least (``prune_percent`` of the
   candidates, at least one), or the piece the student chose for this round; the next
   E-step re-estimates the probabilities over what remains. Characters are never removed.
@@ -196,7 +197,7 @@ def _m_note(removal, loss: float) -> str:
     tied = [p for p, v in removal[1:] if abs(v - value) <= TIE_TOLERANCE]
     also = f", tied with {', '.join(tied)}" if tied else ""
     return (
-        f"M-step: the loss without each of {len(removal)} pieces (probabilities not "
+        f"Pruning: the loss without each of {len(removal)} pieces (probabilities not "
         f"renormalized); smallest increase: {piece} (+{value - loss:.3f}){also}."
     )
 

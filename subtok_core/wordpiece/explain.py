@@ -14,6 +14,8 @@ BPE would merge (##l, ##o) instead: it is the most frequent pair (9 times) but s
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..explain import TIE_REASONS, judge, pair_text, tied_text, times
 from ..records import Trace
 from .records import WordPieceStart, WordPieceStep, WordPieceWordTrace, fraction_text
@@ -105,6 +107,42 @@ def explain_wordpiece_word(trace: WordPieceWordTrace) -> str:
         f"{trace.word}: {', '.join(trace.pieces)}, each the longest match in the vocabulary "
         f"({tries} {'try' if tries == 1 else 'tries'})."
     )
+
+
+class Tries(NamedTuple):
+    """Longest match at one position of a word: the candidates tried in order (longest
+    first) with whether each is in the vocabulary; the last one found is kept (none found:
+    the whole word becomes [UNK])."""
+
+    start: int  # the character the candidates start at
+    rest: str  # the word from there on
+    tried: tuple[tuple[str, bool], ...]  # (candidate, found), longest first
+
+    @property
+    def kept(self) -> str | None:
+        return next((piece for piece, found in self.tried if found), None)
+
+
+def tries_by_position(trace: WordPieceWordTrace) -> list[Tries]:
+    """A word's longest-match attempts grouped by the position they start at, for a table
+    with one row per piece found (see ``encode_word``).
+
+    >>> from subtok_core.wordpiece import WordPieceModel, encode_word
+    >>> model = WordPieceModel(("f", "##u", "##s", "##ed"), ())
+    >>> for row in tries_by_position(encode_word(model, "fused")):
+    ...     print(row.start, row.rest, [p for p, found in row.tried if not found], row.kept)
+    0 fused ['fused', 'fuse', 'fus', 'fu'] f
+    1 used ['##used', '##use', '##us'] ##u
+    2 sed ['##sed', '##se'] ##s
+    3 ed [] ##ed
+    """
+    rows: list[Tries] = []
+    for attempt in trace.attempts:
+        if not rows or rows[-1].start != attempt.start:
+            rows.append(Tries(attempt.start, trace.word[attempt.start :], ()))
+        last = rows[-1]
+        rows[-1] = last._replace(tried=last.tried + ((attempt.piece, attempt.found),))
+    return rows
 
 
 def explain(trace: Trace, i: int) -> str:
