@@ -5,10 +5,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from pages._estimate import upload_notice
 from pages._keys import widget_key
 from pages._store import fingerprint
 from pages._url import choice_box
-from subtok_core import corpus
+from pages._views import last_shown, page_params
+from subtok_core import corpus, toys
 
 TEXT, UPLOAD = "text:your own", "upload:a .txt file"
 DEFAULT_TEXT = "the cat sat on the mat with the other cats"
@@ -29,7 +31,9 @@ def corpus_options(samples: bool = True) -> list[str]:
     return [*names, TEXT, UPLOAD]
 
 
-@st.cache_data(show_spinner=False)
+# shared, not copied: WordCounts is frozen (tuples), and unpickling a copy on every run
+# cost 1 ms on Lee and 11 ms on the Wikipedia sample (bench/load_ws.py's profile)
+@st.cache_resource(show_spinner=False)
 def cached_load(name: str, split_punct: bool = False) -> corpus.WordCounts:
     return corpus.load(name, split_punct)
 
@@ -54,25 +58,18 @@ def punct_box(prefix: str) -> bool:
     )
 
 
-def corpus_editor(name: str, prefix: str) -> corpus.WordCounts | None:
+def corpus_editor(
+    name: str, prefix: str, algorithm: str | None = None, size: int = 0
+) -> corpus.WordCounts | None:
     """Show the chosen corpus so the student can edit it; return its word counts.
 
     Toy tables are editable in place, free text goes in a text box, a file is uploaded.
-    Returns None (after an st.error) when the input cannot be used.
+    Returns None (after an st.error) when the input cannot be used; a table that cannot be
+    used gives its error under it, and the lesson goes on with the last table that could.
     """
     try:
         if corpus.is_toy(name):
-            info = next(i for i in corpus.list_corpora() if i.name == name)
-            st.caption(f"Source: {info.source}. Edit the table to try your own words.")
-            rows = pd.DataFrame(cached_load(name).items(), columns=["word", "count"])
-            edited = st.data_editor(
-                rows,
-                num_rows="dynamic",
-                key=widget_key(prefix, f"table_{name}"),
-                hide_index=True,
-                width="stretch",
-            )
-            return corpus.from_pairs(edited.itertuples(index=False), name)
+            return toy_table(name, prefix)
         if name == TEXT:
             text = st.text_area("Your text", DEFAULT_TEXT, key=widget_key(prefix, "text"))
             return corpus.from_text(text, punct_box(prefix), name="your text")
@@ -84,7 +81,9 @@ def corpus_editor(name: str, prefix: str) -> corpus.WordCounts | None:
                 st.info("Upload a file to train on it.")
                 return None
             text = read_upload(upload)
-            return None if text is None else corpus.from_text(text, punct_box(prefix), upload.name)
+            return (
+                None if text is None else sliced_upload(text, upload.name, prefix, algorithm, size)
+            )
         split = punct_box(prefix)
         with st.spinner(f"Reading {name} from the gensim package ..."):
             wc = cached_load(name, split)
@@ -93,6 +92,46 @@ def corpus_editor(name: str, prefix: str) -> corpus.WordCounts | None:
     except ValueError as err:
         st.error(str(err))
         return None
+
+
+def toy_table(name: str, prefix: str) -> corpus.WordCounts:
+    """A toy's word/count table, editable. The counts are edited as text, so that "abc" or
+    2.5 reach the check as typed (a number column turns them into nothing, or 2); a row the
+    check refuses is named under the table, and the last table that could be used (kept
+    per page and corpus) goes on teaching."""
+    info = next(i for i in corpus.list_corpora() if i.name == name)
+    st.caption(f"Source: {info.source}. Edit the table to try your own words.")
+    wc = cached_load(name)
+    rows = pd.DataFrame({"word": wc.words, "count": [str(c) for c in wc.counts]})
+    edited = st.data_editor(
+        rows,
+        num_rows="dynamic",
+        key=widget_key(prefix, f"table_{name}"),
+        hide_index=True,
+        width="stretch",
+    )
+    last = widget_key(prefix, f"valid_{name}")
+    try:
+        st.session_state[last] = corpus.from_pairs(edited.itertuples(index=False), name)
+    except ValueError as err:
+        st.error(f"{err} The lesson goes on with the table as it was before this change.")
+    return st.session_state.get(last, wc)
+
+
+def sliced_upload(
+    text: str, file: str, prefix: str, algorithm: str | None, size: int
+) -> corpus.WordCounts:
+    """An upload's word counts; before a long training (`algorithm` to `size`, estimated
+    from bench/scaling.py's figures) the page says how long and offers its first lines."""
+    split = punct_box(prefix)
+    wc = corpus.from_text(text, split, file)
+    if not algorithm:
+        return wc
+    lines = text.splitlines()
+    keep = upload_notice(wc, algorithm, size, n_lines=len(lines), page=prefix)
+    if keep is None or keep >= len(lines):
+        return wc
+    return corpus.from_text("\n".join(lines[:keep]), split, f"{file} (first {keep:,} lines)")
 
 
 def read_upload(upload) -> str | None:
@@ -105,14 +144,45 @@ def read_upload(upload) -> str | None:
         return None
 
 
+CHANGED = "corpus_changed"  # session: whether this run's corpus differs from the last's
+
+
 def corpus_select(col, default: str | None = None) -> str:
-    """The corpus choice, bound to the URL as ?corpus=NAME (`default` when the URL has none)."""
+    """The corpus choice, bound to the URL as ?corpus=NAME (`default` when the URL has none).
+
+    A corpus chosen on the page starts again before its first step, from its source's
+    settings (corpus_setting): a step number or a marker of the last corpus would mean
+    nothing on it (merge 5 of fox, merges 1-4 skipped)."""
     options = corpus_options()
     name = choice_box(
         col, "corpus", options, "corpus", default if default in options else options[0]
     )
     col.caption(corpus_label(name))
+    was = last_shown("corpus")
+    st.session_state[CHANGED] = was is not None and was != name
+    if st.session_state[CHANGED] and "step" in page_params():
+        st.session_state["step"] = 0  # before the step slider of this run is drawn
     return name
+
+
+def corpus_setting(name: str, key: str, fallback, state_key: str | None = None):
+    """The value the page's setting `key` starts from on corpus `name`: its source's
+    (data/toys.toml), else the page's `fallback`. Pass it as the widget's default; when the
+    student has just chosen another corpus, the widget (its session key `state_key`, the
+    key itself for a widget bound to the address) is set to it."""
+    value = toys.setting(name, key, fallback)
+    if st.session_state.get(CHANGED):
+        st.session_state[state_key or key] = value
+    return value
+
+
+def settings_caption(col, name: str, **used) -> None:
+    """One caption in `col` crediting the source of the settings in use that are the
+    corpus's own (used: setting -> the value the page uses), e.g. "As in 003: `</w>` after
+    each word."; nothing when the student (or the address) chose otherwise."""
+    said = toys.as_in(name, used)
+    if said:
+        col.caption(said)
 
 
 def punct_on(prefix: str) -> bool:

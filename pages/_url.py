@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
+from pages._views import note_param, remember_view
 from subtok_core import limits
 
 # --- URL parameters: read, and corrected, before the widget bound to them is made -------
@@ -87,7 +88,10 @@ def parse_choice(text: str, options: Sequence[str], default: str) -> tuple[str, 
 
 def url_text(key: str, state_key: str | None = None) -> str | None:
     """The address's value of `key` while it still decides the widget's value: before the
-    session holds one under `state_key` (the key itself for a bound widget); else None."""
+    session holds one under `state_key` (the key itself for a bound widget); else None.
+    Every parameter a page reads comes through here, so the page's view can be kept
+    (pages._views)."""
+    note_param(key, state_key)
     if (state_key or key) in st.session_state or key not in st.query_params:
         return None
     return st.query_params.get(key)
@@ -150,8 +154,9 @@ def _from_url(key: str, parse: Callable, state_key: str | None, default, show: C
 
 def settle_url() -> None:
     """After a page's run has completed (app.py calls this): forget the warnings about
-    parameters corrected before it."""
+    parameters corrected before it, and remember the page's view (pages._views)."""
     st.session_state.pop(FIXES, None)
+    remember_view()
 
 
 def url_int(key: str, lo: int, hi: int, default: int, state_key: str | None = None) -> int:

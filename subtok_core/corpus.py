@@ -14,6 +14,7 @@ from __future__ import annotations
 import bz2
 import codecs
 import functools
+import math
 import re
 import tomllib
 from dataclasses import dataclass
@@ -102,43 +103,73 @@ def from_text(text: str, split_punct: bool = False, name: str = "") -> WordCount
 
 
 def from_pairs(pairs, name: str = "") -> WordCounts:
-    """A word/frequency table -> WordCounts. Repeated words are added up.
+    """A word/frequency table -> WordCounts. Repeated words are added up, a row without a
+    word is skipped (the blank row a table editor adds, a word cleared), and a row that
+    cannot be used raises ValueError naming it (counted from 1, as the table shows them).
 
-    >>> from_pairs([("low", 5), ("lower", "2")]).counts
+    >>> from_pairs([("low", 5), ("lower", "2"), (None, float("nan"))]).counts
     (5, 2)
+    >>> from_pairs([("low", 5), ("bat", "abc")])
+    Traceback (most recent call last):
+    ...
+    ValueError: Row 2: the count of 'bat' is 'abc', not a whole number.
     """
+    return _from_rows(((f"Row {i}", *pair) for i, pair in enumerate(pairs, start=1)), name)
+
+
+def _from_rows(rows, name: str) -> WordCounts:
+    """(where, word, count) rows -> WordCounts; `where` ("Row 6", "Line 3") starts the
+    sentence about a row that cannot be used."""
     counts: dict[str, int] = {}
-    for row, (word, count) in enumerate(pairs, start=1):
-        word = str(word).strip() if word is not None else ""
+    for where, word, count in rows:
+        word = "" if _blank(word) else str(word).strip()
         if not word:
-            continue
+            continue  # nothing to count: a blank row, or a word cleared
         if any(ch.isspace() for ch in word):
-            raise ValueError(f"Row {row}: the word {word!r} contains a space; one word per row.")
-        counts[word] = counts.get(word, 0) + _as_count(count, word)
+            raise ValueError(f"{where}: the word {word!r} contains a space; one word per row.")
+        counts[word] = counts.get(word, 0) + _as_count(count, word, where)
     counts = {w: c for w, c in counts.items() if c > 0}
     if not counts:
         raise ValueError("The table has no word with a count above 0.")
     return WordCounts(tuple(counts), tuple(counts.values()), name)
 
 
-def _as_count(value, word: str) -> int:
-    """A count must be a whole number >= 0; say which word is wrong otherwise."""
-    if isinstance(value, bool):
-        value = None
+def _blank(value) -> bool:
+    """Whether a table cell is empty: None, blank text, or a missing number (NaN, pandas'
+    NA, which cannot even be compared)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return True
     try:
-        number = float(str(value).strip())
-    except (TypeError, ValueError):
-        raise ValueError(f"The count of {word!r} is {value!r}, not a whole number.") from None
-    if number != number or number in (float("inf"), float("-inf")) or number != int(number):
-        raise ValueError(f"The count of {word!r} is {value!r}, not a whole number.")
+        return bool(value != value)  # only NaN differs from itself
+    except TypeError:
+        return True
+
+
+def _as_count(value, word: str, where: str) -> int:
+    """A count must be a whole number >= 0; say which row and word is wrong otherwise."""
+    said = f"{where}: the count of {word!r} is"
+    if _blank(value):
+        raise ValueError(f"{said} empty, not a whole number.")
+    try:
+        number = float(str(value).strip()) if not isinstance(value, bool) else math.nan
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number) or number != int(number):
+        raise ValueError(f"{said} {value!r}, not a whole number.")
     if number < 0:
-        raise ValueError(f"The count of {word!r} is {int(number)}; counts cannot be negative.")
+        raise ValueError(f"{said} {int(number)}; counts cannot be negative.")
     return int(number)
 
 
 def parse_table(text: str, name: str = "") -> WordCounts:
-    """Lines of `word count` (tab or spaces) -> WordCounts; `#` starts a comment."""
-    pairs = []
+    """Lines of `word count` (tab or spaces) -> WordCounts; `#` starts a comment.
+
+    >>> parse_table("# word count\\nlow 5\\nlower x")
+    Traceback (most recent call last):
+    ...
+    ValueError: Line 3: the count of 'lower' is 'x', not a whole number.
+    """
+    rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line or line.startswith("#"):
@@ -146,10 +177,10 @@ def parse_table(text: str, name: str = "") -> WordCounts:
         parts = line.split()
         if len(parts) != 2:
             raise ValueError(f"Line {number} should be a word and a count, like 'low 5': {line!r}.")
-        pairs.append(parts)
-    if not pairs:
+        rows.append((f"Line {number}", *parts))
+    if not rows:
         raise ValueError("The table is empty: give one 'word count' pair per line.")
-    return from_pairs(pairs, name)
+    return _from_rows(rows, name)
 
 
 def decode_upload(data: bytes, filename: str = "the file") -> str:
@@ -288,14 +319,16 @@ def load_lines(name: str, *, allow_paths: bool = False) -> list[str]:
     if name.startswith("sample:"):
         return list(sample_lines(name.removeprefix("sample:")))
     if is_toy(name):
-        entry = _toy_entry(name)
+        entry = toy_entry(name)
         if "text" in entry:
             return [entry["text"]]
         return [" ".join([w] * c) for w, c in entry["counts"]]
     return _read_path(name, allow_paths).splitlines()
 
 
-def _toy_entry(name: str) -> dict:
+def toy_entry(name: str) -> dict:
+    """The entry of toy corpus `name` in data/toys.toml, as read (see subtok_core.toys for
+    its settings)."""
     key = name.removeprefix("toy:")
     if key not in _toys():
         known = ", ".join(toy_names())
@@ -311,9 +344,9 @@ def toy_seed(name: str) -> tuple[tuple[tuple[str, int], ...], str] | None:
     >>> pieces[:3], sum(f for _, f in pieces)
     ((('h', 15), ('u', 36), ('g', 20)), 210)
     """
-    if not is_toy(name) or "seed" not in _toy_entry(name):
+    if not is_toy(name) or "seed" not in toy_entry(name):
         return None
-    entry = _toy_entry(name)
+    entry = toy_entry(name)
     return tuple((str(p), int(f)) for p, f in entry["seed"]), entry["seed_source"]
 
 
@@ -347,7 +380,7 @@ def load(name: str, split_punct: bool = False, *, allow_paths: bool = False) -> 
     ValueError: Unknown corpus '/etc/passwd': choose toy:NAME or sample:NAME here, or upload ...
     """
     if is_toy(name):
-        entry = _toy_entry(name)
+        entry = toy_entry(name)
         if "counts" in entry:
             return from_pairs(entry["counts"], name)
         return from_text(entry["text"], split_punct, name)

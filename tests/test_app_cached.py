@@ -113,8 +113,9 @@ def test_two_sessions_on_different_corpora_each_see_their_own_step():
         return list(next(df.value for df in at.dataframe if "pair" in df.value.columns)["pair"])
 
     assert pairs(low) != pairs(cat)
-    for at, name in ((low, "toy:low-lower"), (cat, "toy:cat-bat")):
-        trace = bpe.trace_bpe(corpus.load(name), merges=10, marker=bpe.MARKERS[0])
+    # each opens on its own source's marker: 003's </w> on low-lower, 001's none on cat-bat
+    for at, name, marker in ((low, "toy:low-lower", "eow"), (cat, "toy:cat-bat", "none")):
+        trace = bpe.trace_bpe(corpus.load(name), merges=10, marker=marker)
         table = trace.steps[1].pair_table  # what the page shows at step 2
         assert pairs(at.run()) == [f"({a}, {b})" for a, b, _count in table]
 

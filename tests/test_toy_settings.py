@@ -1,0 +1,54 @@
+"""The settings each toy corpus carries from its source (data/toys.toml, subtok_core.toys)
+are ones the lessons can use: a marker and a log base the pages offer, a merges count the
+corpus allows under its own marker (no early stop on a page opened on it), and an encode
+example made of the corpus's characters, except where the source's example is about a
+character never seen."""
+
+from __future__ import annotations
+
+import pytest
+
+from subtok_core import bpe, corpus, toys, wordpiece
+from subtok_core.unigram.textbook import LOG_BASES
+
+TOYS = corpus.toy_names()
+# the source's own examples of a character never seen: 001's "funny" (y), the Hugging
+# Face course's "mug" (m)
+UNSEEN = {"toy:sunflower": {"y"}, "toy:hug-pug": {"m"}}
+
+
+@pytest.mark.parametrize("name", TOYS)
+def test_a_marker_and_a_log_base_are_ones_the_pages_offer(name):
+    settings = toys.settings(name)
+    assert settings.get("marker", "none") in bpe.MARKERS
+    assert settings.get("base", "10") in LOG_BASES
+
+
+@pytest.mark.parametrize("name", [n for n in TOYS if "merges" in toys.settings(n)])
+def test_the_merges_count_is_one_the_corpus_allows_under_its_own_marker(name):
+    wc, settings = corpus.load(name), toys.settings(name)
+    merges = settings["merges"]
+    run = bpe.trace_bpe(wc, merges=merges, marker=settings.get("marker", "none"))
+    assert len(run.steps) == merges and not run.truncated, run.stop_reason
+    run = wordpiece.trace_wordpiece(wc, merges=merges)
+    assert len(run.steps) == merges and not run.truncated, run.stop_reason
+
+
+@pytest.mark.parametrize("name", [n for n in TOYS if "encode" in toys.settings(n)])
+def test_the_encode_example_is_made_of_the_corpus_characters(name):
+    seen = {ch for word in corpus.load(name).words for ch in word}
+    example = toys.settings(name)["encode"]
+    assert {ch for ch in example if not ch.isspace()} - seen == UNSEEN.get(name, set())
+
+
+def test_the_caption_credits_only_settings_in_use_that_are_the_sources():
+    assert toys.as_in("toy:fox", {"marker": "eow"}) == "As in 004: `</w>` after each word."
+    assert toys.as_in("toy:fox", {"marker": "suffix"}) is None
+    assert toys.as_in("toy:sunflower", {"marker": "none"}) is None  # 001 says nothing of it
+    assert toys.as_in("sample:lee", {"marker": "none"}) is None
+
+
+def test_the_pages_defaults_where_a_corpus_says_nothing():
+    assert toys.setting("toy:emoji-cjk", "marker", "none") == "none"
+    assert toys.setting("sample:lee", "merges", 10) == 10
+    assert toys.setting("toy:hug-pug", "base", "10") == "e"
