@@ -12,6 +12,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import (
 )
 
 import subtok_core
+from pages import _present
 from pages import _widgets as w
 
 CORE = Path(subtok_core.__file__).resolve().parent
@@ -101,4 +102,6 @@ with st.sidebar:
         "subtok shows how subword tokenizers learn their vocabulary, one step at a time. "
         "Every number on these pages is computed from the corpus you choose."
     )
+w.open_view()  # the page's own last view, not the last page's (pages/_views.py)
+_present.frame()
 run_guarded(page)

@@ -165,7 +165,8 @@ def live_results(page_name: str, code: str, trace, ask: Callable) -> None:
     frame = answers_frame(polls.tally(current.id), current)
     total = int(frame["count"].sum())
     state = {"open": "open", "closed": "closed", "revealed": "revealed"}[current.state]
-    st.markdown(f"**Round on step {current.step}** ({state}): **{total}** answers.")
+    answers = "answer" if total == 1 else "answers"
+    st.markdown(f"**Round on step {current.step}** ({state}): **{total}** {answers}.")
     if total:
         st.altair_chart(answers_chart(frame), width="stretch")
         with st.expander("The answers as typed"):

@@ -20,13 +20,16 @@ from pages._corpus import (  # noqa: F401
     corpus_label,
     corpus_options,
     corpus_select,
+    corpus_setting,
     is_sample,
     punct_box,
     punct_on,
     read_upload,
     sample_print,
+    settings_caption,
 )
 from pages._keys import PAGES, current_page, widget_key  # noqa: F401
+from pages._present import end_of_step_view, page_head, presenting, settings_row  # noqa: F401
 from pages._steps import corpus_trace_step, lazy_expander, step_slider  # noqa: F401
 from pages._store import TraceStore, fingerprint, run_key, trace_store  # noqa: F401
 from pages._url import (  # noqa: F401
@@ -44,18 +47,35 @@ from pages._url import (  # noqa: F401
     url_text,
     url_warning,
 )
+from pages._views import open_view  # noqa: F401
 from subtok_core import export, limits
 from subtok_core.charts import lessons as viz
 
+# Our own HTML only (chips, corpus rows, encode lists), at a size a projector shows. A
+# word is one box in a row that wraps between words; a word wider than the whole column
+# wraps between its chips, and a chip longer than the column breaks inside: nothing
+# overflows, at 1280 px or on a 390 px phone.
 CHIP_CSS = """
 <style>
-.chips {line-height: 2.3; font-size: 1.15rem;}
-.chip {display: inline-block; padding: 0 .45em; margin: 0 .12em; border-radius: .35em;
-       border: 1px solid #9aa5b1; background: #f4f6f8; font-family: monospace;}
+.chips {line-height: 2.3; font-size: 1.2rem; overflow-wrap: anywhere;}
+.chip {display: inline-block; max-width: 100%; padding: 0 .45em; margin: 0 .12em;
+       border-radius: .35em; border: 1px solid #9aa5b1; background: #f4f6f8;
+       font-family: monospace;}
 .chip.new {background: #ffd6d6; border-color: #d62728; font-weight: bold;}
 .chip.unk {background: #444; color: #fff;}
 .chip.marker {color: #6b7785;}
-.word {margin-right: 1.2em; white-space: nowrap;}
+.chip.miss {background: #fff; border-style: dashed; color: #8a94a0;
+            text-decoration: line-through;}
+.chip.hit {background: #dff3e4; border-color: #2ca02c; font-weight: bold;}
+.word {display: inline-block; max-width: 100%; margin: 0 .8em .3em 0; padding: 0 .3em;
+       border-radius: .5em; background: #f9fafb; box-shadow: inset 0 0 0 1px #dde1e6;}
+.count {font-size: .8em;}
+.tail {white-space: nowrap;}
+.chips .gap {display: inline-block; width: .9em;}
+table.tries {font-size: 1.05rem; border-collapse: collapse; margin: .3em 0 .8em;}
+table.tries th, table.tries td {padding: .15em .6em; border-bottom: 1px solid #e3e6ea;
+                                text-align: left; vertical-align: top;}
+table.tries td:not(:last-child), table.tries th {white-space: nowrap;}
 </style>
 """
 
@@ -111,15 +131,18 @@ def ties_select(col, rules: tuple[str, ...]) -> str:
     return choice_box(col, "tie rule", rules, "ties", rules[0], help=TIES_HELP)
 
 
-def merges_input(col) -> int:
+def merges_input(col, default: int = 10) -> int:
+    """The merges box (`default`: the corpus's own count, see corpus_setting)."""
     top = limits.limit("merges", "web")
-    return int(number_box(col, "merges", "merges", 0, top, 10, 1, limit_help("merges")))
+    return int(number_box(col, "merges", "merges", 0, top, default, 1, limit_help("merges")))
 
 
 def status_of(pair: tuple[str, str], chosen, tied) -> str:
     return "merged" if pair == chosen else "tied" if pair in tied else ""
 
 
+# the status column wide enough for "merged" and "pruned" in bold, however narrow the table
+STATUS_COLUMN = {"status": st.column_config.TextColumn("status", width=90)}
 STATUS_CSS = {
     "merged": "background-color: #ffd6d6; font-weight: bold",
     "pruned": "background-color: #ffd6d6; font-weight: bold",
@@ -140,8 +163,11 @@ def style_status(df: pd.DataFrame):
 
 def show_corpus(rows, total_words: int, highlight: set[str]) -> None:
     """Each word as chips with its count; the newest symbol highlighted."""
+    # the last chip and the count stay together ("##er × 1"), never a count alone on a line
     lines = [
-        f'<div class="word">{chips(seg, highlight, MARKERS)} <small>× {count}</small></div>'
+        f'<div class="word">{chips(seg[:-1], highlight, MARKERS)}<span class="tail">'
+        f'{chips(seg[-1:], highlight, MARKERS)} <small class="count">×&nbsp;{count}</small>'
+        "</span></div>"
         for _word, count, seg in rows
     ]
     show_chips("".join(lines))
@@ -237,6 +263,7 @@ def table_panel(title: str, note: str, table: pd.DataFrame, trace, chart, **opti
     if trace.compact:
         st.caption(note)
     height = min(420, 38 + 35 * len(table))
+    options["column_config"] = {**options.get("column_config", {}), **STATUS_COLUMN}
     st.dataframe(style_status(table), hide_index=True, height=height, **options)
     if len(table):
         cached.altair(chart)

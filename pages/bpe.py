@@ -50,7 +50,8 @@ def pair_frame(table, chosen=None, tied=()) -> pd.DataFrame:
 def encode_panel(trace, i: int) -> None:
     st.subheader("Encode a word")
     st.caption("The merges learned so far are replayed in the order they were learned.")
-    text = st.text_input("word or words to encode", "lowest", key=w.widget_key("bpe", "encode"))
+    example = w.corpus_setting(name, "encode", "lowest", w.widget_key("bpe", "encode"))
+    text = st.text_input("word or words to encode", example, key=w.widget_key("bpe", "encode"))
     model = bpe.model_from_trace(trace, i, split_punct=w.punct_on("bpe"))
     try:
         seg = bpe.segment(model, text)
@@ -79,23 +80,33 @@ def encode_panel(trace, i: int) -> None:
 
 
 w.ensure_navigation()
-st.title("Byte-pair encoding")
-st.write(
+w.page_head(
+    "Byte-pair encoding",
     "BPE starts from single characters and, step by step, merges the pair of adjacent "
     "symbols that occurs most often in the corpus (Sennrich et al., 2016; the worked "
-    "examples are from 001, 003 and 004 of the course material)."
+    "examples are from 001, 003 and 004 of the course material).",
 )
 
-c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
+c1, c2, c3, c4 = w.settings_row("bpe").columns([3, 1, 1, 1])
 name = w.corpus_select(c1)
 marker = w.choice_box(
-    c2, "word-boundary marker", bpe.MARKERS, "marker", bpe.MARKERS[0], help=MARKER_HELP
+    c2,
+    "word-boundary marker",
+    bpe.MARKERS,
+    "marker",
+    w.corpus_setting(name, "marker", bpe.MARKERS[0]),  # the corpus's source's, else none
+    help=MARKER_HELP,
 )
 ties = w.ties_select(c3, bpe.TIE_RULES)
-merges = w.merges_input(c4)
+merges = w.merges_input(c4, w.corpus_setting(name, "merges", 10))
+w.settings_caption(c1, name, marker=marker)
 
 wc, _, trace, i, step = w.corpus_trace_step(
-    name, "bpe", lambda wc, corpus_print: trained(wc, corpus_print, marker, ties, merges)
+    name,
+    "bpe",
+    lambda wc, corpus_print: trained(wc, corpus_print, marker, ties, merges),
+    algorithm="bpe",
+    size=merges,  # close enough to the vocab size for the upload's time estimate
 )
 
 if step is None:
@@ -127,6 +138,16 @@ with left:
 with right:
     w.corpus_and_vocab(trace, i, highlight, bpe)
 
+
+def class_poll() -> None:
+    with w.lazy_expander(
+        "Class poll: everyone predicts the next merge", "bpe", "class_poll"
+    ) as box:
+        if box.open:
+            _poll.teacher_panel("bpe", trace, i)
+
+
+w.end_of_step_view(class_poll)
 w.growth_chart(trace, i)
 
 p1, p2 = st.columns(2)
@@ -135,9 +156,8 @@ with p1:
 with p2:
     encode_panel(trace, i)
 
-with w.lazy_expander("Class poll: everyone predicts the next merge", "bpe", "class_poll") as box:
-    if box.open:
-        _poll.teacher_panel("bpe", trace, i)
+class_poll()
+
 
 with w.lazy_expander("BPE-dropout: the same word cut differently", "bpe", "dropout") as box:
     if box.open:

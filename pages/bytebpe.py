@@ -35,15 +35,15 @@ def trained(lines, corpus_print: str, pattern: str, ties: str, merges: int):
 
 
 w.ensure_navigation()
-st.title("Byte-level BPE")
-st.write(
+w.page_head(
+    "Byte-level BPE",
     "GPT-2, GPT-4 and most models since train BPE on bytes, not characters: a regular "
     "expression first cuts the text into chunks, each chunk becomes its UTF-8 bytes (256 "
     "base symbols, so no character is ever unknown), and merges are learned on the chunks. "
-    "An emoji is 4 bytes and a Chinese character 3, so they may take several tokens."
+    "An emoji is 4 bytes and a Chinese character 3, so they may take several tokens.",
 )
 
-c1, c2, c3, c4, c5 = st.columns([3, 1.2, 1, 1, 1.3])
+c1, c2, c3, c4, c5 = w.settings_row(PAGE).columns([3, 1.2, 1, 1, 1.3])
 name = w.corpus_select(c1, default="toy:emoji-cjk")
 pattern = w.choice_box(
     c2, "pre-split pattern", bytebpe.PATTERNS, "pattern", "gpt2", help=PATTERN_HELP
@@ -72,12 +72,12 @@ except ValueError as err:
     st.error(str(err))
     st.stop()
 
-views.presplit_panel(lines, pattern, style)
-
-st.header("Learning the merges")
-if trace.truncated:
-    st.warning(trace.stop_reason)
+if not w.presenting():  # at the projector: the merges only
+    views.presplit_panel(lines, pattern, style)
+    st.header("Learning the merges")
 i = w.step_slider(len(trace.steps), page=PAGE)
+if trace.truncated:  # no pair left before the merges asked for: the run's natural end
+    st.caption(trace.stop_reason)
 step = trace.steps[i - 1] if i else None
 st.info(bytebpe.explain(trace, i))
 new = set() if step is None else {step.new_symbol}
@@ -91,6 +91,7 @@ with left:
 with right:
     views.chunks_and_vocab(trace, i, new, style)
 
+w.end_of_step_view()
 w.growth_chart(trace, i)
 w.predict_panel(
     trace, i, lambda guess, nxt: bytebpe.judge_guess(guess, nxt, ties),

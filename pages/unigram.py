@@ -19,11 +19,11 @@ VARIANT_TEXT = {
     "textbook": "Textbook (course material 001, 004 and the Hugging Face course)",
     "em": "EM (Kudo 2018, as SentencePiece trains)",
 }
-KIND_TITLE = {
+KIND_TITLE = {  # the textbook variant has no M-step (EM's re-estimation): it prices removals
     "textbook": {
         "e": "E-step: probabilities and best segmentations",
-        "m": "M-step: the loss each removal would cause",
-        "prune": "Prune",
+        "m": "Pruning: the loss of removing each piece",
+        "prune": "Prune: the pieces that cost least are removed",
     },
     "em": {
         "e": "E-step: expected counts over all segmentations",
@@ -31,7 +31,12 @@ KIND_TITLE = {
         "prune": "Prune",
     },
 }
+KIND_LEGEND = {  # the loss curve's names of the steps, colored as in the chart module
+    "textbook": {"e": "E-step", "m": "removal losses", "prune": "prune"},
+    "em": {"e": "E-step", "m": "M-step", "prune": "prune"},
+}
 PAGE = "unigram"
+SEED_SETTINGS = "Seed and pruning settings"  # the expander's title, which errors point to
 SAMPLE_SIZE = 2000  # target vocab size on real samples when the student leaves 0
 LIST_MAX_CHARS = 10  # every segmentation is listed only for words this short
 VOCAB_ROWS = 1000  # a bigger vocabulary shows its most probable pieces
@@ -61,7 +66,8 @@ def set_choices(choices: tuple[str, ...]) -> None:
 
 def controls():
     """Every choice of the page; returns (name, variant, params for trace_unigram)."""
-    c1, c2, c3, c4 = st.columns([3, 2, 1, 1])
+    box = w.settings_row(PAGE)
+    c1, c2, c3, c4 = box.columns([2.6, 1.8, 1.4, 1])
     name = w.corpus_select(c1, default="toy:run-bug")
     variant = w.choice_box(
         c2,
@@ -73,9 +79,16 @@ def controls():
     )
     size_help = f"0: prune down to the characters (on a real sample: {SAMPLE_SIZE})."
     top = limits.limit("vocab_size", "web")
+    sample = name.startswith("sample:")
     size = int(
         w.number_box(
-            c3, "target vocab size", "size", 0, top, 0, help=w.limit_help("vocab_size", size_help)
+            c3,
+            "target vocab size" if sample else "target vocab size (0: characters only)",
+            "size",
+            0,
+            top,
+            w.corpus_setting(name, "size", SAMPLE_SIZE if sample else 0),
+            help=w.limit_help("vocab_size", size_help),
         )
     )
     base = w.choice_box(
@@ -83,16 +96,20 @@ def controls():
         "log base",
         list(LOG_BASES),
         "base",
-        "10",
+        w.corpus_setting(name, "base", "10"),  # 001's base 10, the course's e on hug-pug
         help="The 001 slides use log base 10; the Hugging Face course (whose hug/pug "
         "example 004 quotes) the natural log (e).",
         disabled=variant == "em",
     )
     if variant == "textbook":  # checked here: the expander below may be closed
         w.url_choice("seed", SEEDS, SEEDS[0], state_key=w.widget_key(PAGE, "seed"))
-    with st.expander("Seed and pruning settings"):
+    # open where the textbook seed must be chosen: a real sample has too many substrings
+    seeding = variant == "textbook" and sample
+    with box.expander(f"{SEED_SETTINGS} · variant: {VARIANT_TEXT[variant]}", expanded=seeding):
         params = settings(variant)
     params.update(variant=variant, log_base=base if variant == "textbook" else "e")
+    if variant == "textbook":
+        w.settings_caption(c1, name, base=base)
     params["vocab_size"] = size or None
     if size == 0 and name.startswith("sample:"):
         params["vocab_size"] = SAMPLE_SIZE
@@ -166,9 +183,14 @@ def store_seed() -> None:
 
 def trained(wc, corpus_print: str, params: dict):
     key = w.fingerprint("unigram", corpus_print, tuple(sorted(params.items())))
-    return w.trace_store().trained(
-        key, lambda report: unigram.trace_unigram(wc, progress=report, **params), "Training:"
-    )
+    try:
+        return w.trace_store().trained(
+            key, lambda report: unigram.trace_unigram(wc, progress=report, **params), "Training:"
+        )
+    except ValueError as err:  # the seed settings it asks for are in the settings row
+        if params["variant"] == "textbook" and "seed" in str(err):
+            raise ValueError(f'{err} The seed settings are in "{SEED_SETTINGS}", above.') from None
+        raise
 
 
 def trained_with_choices(wc, corpus_print: str, params: dict):
@@ -229,13 +251,14 @@ def loss_curve(trace, i: int, variant: str) -> None:
             {
                 "step": s.number,
                 "loss": s.loss,
-                "kind": s.kind.upper() if len(s.kind) == 1 else s.kind,
+                "kind": KIND_LEGEND[variant][s.kind],
                 "round": s.round,
                 "pieces": s.vocab_size,
             }
             for s in trace.steps
         ]
-        return viz.loss_curve_chart(pd.DataFrame(rows), i, title, log_scale=jumps)
+        kinds = viz.EM_KINDS if variant == "em" else viz.TEXTBOOK_KINDS
+        return viz.loss_curve_chart(pd.DataFrame(rows), i, title, jumps, kinds)
 
     cached.chart(w.run_key(trace), ("unigram loss",), build, i)
     if jumps and variant == "em":
@@ -338,17 +361,23 @@ def lattice_view(trace, i: int, record, variant: str, word: str) -> None:
     except ValueError as err:
         st.error(str(err))
         return
-    frame = lattice_frame(lat)
-    cached.altair(viz.lattice_chart(frame, variant == "em"))
+    base = base_of(trace)
+    log = f"log P (base {base})"  # the loss's base: the lattice speaks the same logarithm
+    scale = 1 / math.log(LOG_BASES[base])
+    frame = lattice_frame(lat, scale)
+    cached.altair(viz.lattice_chart(frame, variant == "em", log))
     best = " ".join(lat.pieces)
     st.write(
         f"Positions 0 to {len(lat.word)} are the nodes; each bar is a piece of the vocabulary "
-        f"with its log-probability. Viterbi path (red): **{best}**, log P = {lat.best_logp:.4f}; "
-        f"all segmentations together: log P = {lat.total_logp:.4f}."
+        f"with its {log}, as the loss above. The best path (red, Viterbi): **{best}**, "
+        f"{log} = {lat.best_logp * scale:.4f}; all segmentations together: "
+        f"{log} = {lat.total_logp * scale:.4f}."
     )
-    columns = ["piece", "start", "end", "logp", "best"] + (["posterior"] if variant == "em" else [])
+    table = frame.rename(columns={"logp": log, "best": viz.BEST_PATH})
+    columns = ["piece", "start", "end", log, viz.BEST_PATH]
+    columns += ["posterior"] if variant == "em" else []
     four = st.column_config.NumberColumn(format="%.4f")
-    st.dataframe(frame[columns], hide_index=True, column_config={"logp": four, "posterior": four})
+    st.dataframe(table[columns], hide_index=True, column_config={log: four, "posterior": four})
     if variant == "em":
         st.caption(
             "posterior: the expected number of times the piece is used in one occurrence "
@@ -358,14 +387,15 @@ def lattice_view(trace, i: int, record, variant: str, word: str) -> None:
         all_segmentations_panel(record, lat.word)
 
 
-def lattice_frame(lat) -> pd.DataFrame:
+def lattice_frame(lat, scale: float = 1.0) -> pd.DataFrame:
+    """The edges of a lattice; `scale` turns natural-log probabilities into the page's base."""
     on_path = set(lat.best)
     rows = [
         {
             "piece": e.piece,
             "start": e.start,
             "end": e.end,
-            "logp": e.logp,
+            "logp": e.logp * scale,
             "posterior": e.posterior,
             "best": k in on_path,
             "row": k,
@@ -375,13 +405,24 @@ def lattice_frame(lat) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+STEP = "step"  # the step slider's key (pages/_steps.py), bound to ?step=
+
+
+def prune_now(choices: tuple[str, ...], prune_step: int) -> None:
+    """Keep the student's removal and go on to the prune step that makes it, so that the
+    click shows its effect at once: the piece marked pruned, the loss it costs."""
+    set_choices(choices)
+    st.session_state[STEP] = prune_step
+
+
 def pick_panel(trace, step) -> None:
-    """At an M-step of the textbook variant, the student can choose the piece to remove."""
+    """At the removal-loss step of the textbook variant, the student can choose the piece
+    this round prunes instead; "Prune it now" moves on to the prune step, which removes it."""
     if trace.param("variant") != "textbook" or step.kind != "m":
         return
     pieces = [piece for piece, _ in step.removal]
     pick = st.selectbox(
-        "Remove another piece this round",
+        "Prune another piece this round",
         pieces,
         index=None,
         key=w.widget_key(PAGE, f"pick_{step.round}"),
@@ -391,10 +432,12 @@ def pick_panel(trace, step) -> None:
         mine = (list(student_choices()) + [""] * step.round)[: step.round]
         mine[step.round - 1] = pick
         st.button(
-            "Remove it",
+            "Prune it now",
             key=w.widget_key(PAGE, f"remove_{step.round}"),
-            on_click=set_choices,
-            args=(tuple(mine),),
+            on_click=prune_now,
+            args=(tuple(mine), step.number + 1),
+            help=f"Step {step.number + 1} prunes it; step {step.number + 2} re-estimates "
+            "the probabilities without it.",
         )
     if student_choices():
         st.button(
@@ -407,7 +450,7 @@ def pick_panel(trace, step) -> None:
 
 def step_view(trace, i: int, step, variant: str) -> None:
     """Step i's vocabulary, removal losses and segmentations (each drawn once per run and
-    step), and the student's own pick at an M-step."""
+    step), and the student's own pick at a removal-loss step."""
     run = w.run_key(trace)
     left, right = st.columns([2, 3])
     with left:
@@ -438,7 +481,7 @@ def vocab_panel(trace, step, variant: str) -> None:
         w.style_status(table),
         hide_index=True,
         height=min(460, 38 + 35 * len(table)),
-        column_config=_float_format(),
+        column_config={**_float_format(), **w.STATUS_COLUMN},
     )
     size = record.vocab_size if step else len(record.vocab)
     if len(table) < size:
@@ -466,7 +509,7 @@ def removal_panel(trace, step) -> None:
         w.style_status(frame),
         hide_index=True,
         height=min(360, 38 + 35 * len(frame)),
-        column_config={"loss without it": three, "increase": three},
+        column_config={"loss without it": three, "increase": three, **w.STATUS_COLUMN},
     )
     if frame["increase"].max() > 0:
         cached.altair(viz.removal_chart(frame))
@@ -478,36 +521,43 @@ def removal_panel(trace, step) -> None:
 
 
 w.ensure_navigation()
-st.title("Unigram language model")
-st.write(
+w.page_head(
+    "Unigram language model",
     "Unigram works top-down: it starts from a big vocabulary and prunes the pieces whose "
     "loss the corpus likelihood would miss least (Kudo, 2018; worked examples from 001 and "
-    "004 of the course material)."
+    "004 of the course material).",
 )
 name, variant, params = controls()
-st.caption(f"Variant: **{VARIANT_TEXT[variant]}**.")
 wc, _, trace, i, step = w.corpus_trace_step(
     name,
     PAGE,
     lambda wc, corpus_print: trained_with_choices(wc, corpus_print, params),
     "step (0 = the seed vocabulary)",
+    algorithm="unigram" if variant == "em" else None,  # the estimate's figures are EM's
+    size=params.get("vocab_size") or SAMPLE_SIZE,
 )
 if step is None:
     st.info(f"{trace.start.seed} Move the slider to run the first E-step.")
 else:
-    st.subheader(f"Round {step.round} · {KIND_TITLE[variant][step.kind]}")
-    st.info(step.note)
+    st.info(f"**Round {step.round} · {KIND_TITLE[variant][step.kind]}**  \n{step.note}")
 step_view(trace, i, step, variant)
+
+
+def class_poll() -> None:
+    with w.lazy_expander(
+        "Class poll: everyone predicts the next pruned piece", PAGE, "class_poll"
+    ) as box:
+        if box.open:
+            _poll.teacher_panel(PAGE, trace, i)
+
+
+w.end_of_step_view(class_poll)
 loss_curve(trace, i, variant)
 lattice_panel(trace, i, step or trace.start, variant)
 with w.lazy_expander("n-best and sampling", PAGE, "nbest") as box:
     if box.open:
         _regularize.nbest_panel(_regularize.unigram_model(trace, i), PAGE, trace.start.words[0])
-with w.lazy_expander(
-    "Class poll: everyone predicts the next pruned piece", PAGE, "class_poll"
-) as box:
-    if box.open:
-        _poll.teacher_panel(PAGE, trace, i)
+class_poll()
 w.downloads(trace, PAGE, ("steps (CSV)", export.steps_csv), full=True)
 _export.hf_download(
     lambda: _regularize.unigram_model(trace, len(trace.steps)),  # the last step's model

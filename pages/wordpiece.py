@@ -19,6 +19,7 @@ from subtok_core.wordpiece.explain import (
     explain_wordpiece_step,
     explain_wordpiece_word,
     judge_wordpiece_guess,
+    tries_by_position,
 )
 
 
@@ -84,8 +85,9 @@ def encode_panel(trace, i: int, wc, corpus_print: str, merges: int) -> None:
         "WordPiece keeps no merges, only the vocabulary: from the start of the word it takes "
         "the longest piece in the vocabulary, then goes on with the rest (as ##...)."
     )
+    example = w.corpus_setting(name, "encode", "fused funny", w.widget_key("wordpiece", "encode"))
     text = st.text_input(
-        "word or words to encode", "fused funny", key=w.widget_key("wordpiece", "encode")
+        "word or words to encode", example, key=w.widget_key("wordpiece", "encode")
     )
     model = wordpiece.model_from_trace(trace, i, split_punct=w.punct_on("wordpiece"))
     try:
@@ -95,17 +97,16 @@ def encode_panel(trace, i: int, wc, corpus_print: str, merges: int) -> None:
         st.error(str(err))
         return
     for word in seg.words:
-        tries = "; ".join(
-            f'tried "{html.escape(a.piece)}": {"yes" if a.found else "no"}' for a in word.attempts
-        )
-        st.markdown(f"**{html.escape(word.word)}**: {tries or 'no try'}")
+        w.show_chips(tries_table(word))
         st.caption(explain_wordpiece_word(word))
-    st.write(
-        f"**WordPiece, {len(seg.tokens)} tokens:** " + " ".join(f"`{t.text}`" for t in seg.tokens)
+    st.caption(
+        "Struck out: not in the vocabulary; green: the longest match, kept. Hover an [UNK] "
+        "to see the text it stands for."
     )
-    st.write(
-        f"**BPE with {i} merges, {len(twin.tokens)} tokens:** "
-        + " ".join(f"`{t.text}`" for t in twin.tokens)
+    w.show_chips(
+        f"<div><b>WordPiece</b>, {len(seg.tokens)} tokens: {token_chips(seg.tokens, text)}</div>"
+        f"<div><b>BPE with {i} merges</b>, {len(twin.tokens)} tokens: "
+        f"{token_chips(twin.tokens, text)}</div>"
     )
     st.caption(
         "A piece WordPiece cannot match turns the whole word into one [UNK]; BPE marks only "
@@ -113,30 +114,73 @@ def encode_panel(trace, i: int, wc, corpus_print: str, merges: int) -> None:
     )
 
 
+def tries_table(word) -> str:
+    """A word's longest-match search as an HTML table: one row per position, every
+    candidate tried there (longest first) as a chip, struck out when it is not in the
+    vocabulary, green when it is the piece kept."""
+    rows = []
+    for row in tries_by_position(word):
+        cells = "".join(
+            f'<span class="chip {"hit" if found else "miss"}">{html.escape(piece)}</span>'
+            for piece, found in row.tried
+        )
+        kept = "" if row.kept else " → none: the word becomes [UNK]"
+        rows.append(
+            f"<tr><td>{row.start}</td><td>{html.escape(row.rest)}</td><td>{cells}{kept}</td></tr>"
+        )
+    head = "<tr><th>from</th><th>rest of the word</th><th>tried, longest first</th></tr>"
+    return (
+        f"<b>{html.escape(word.word)}</b>"
+        f'<table class="tries">{head}{"".join(rows) or "<tr><td>no try</td></tr>"}</table>'
+    )
+
+
+def token_chips(tokens, text: str) -> str:
+    """Encoded tokens as chips, a gap between words; an [UNK] chip's tooltip says which
+    text it stands for."""
+    parts, last = [], 0
+    for token in tokens:
+        if token.start > last:
+            parts.append('<span class="gap"></span>')
+        last = max(last, token.end)
+        if token.text == wordpiece.UNK:
+            covered = html.escape(repr(text[token.start : token.end]), quote=True)
+            parts.append(f'<span class="chip unk" title="[UNK] = {covered}">[UNK]</span>')
+        else:
+            parts.append(w.chips([token.text], (), w.MARKERS))
+    return "".join(parts)
+
+
 w.ensure_navigation()
-st.title("WordPiece")
-st.write(
+w.page_head(
+    "WordPiece",
     "WordPiece builds its vocabulary like BPE, but merges the pair with the highest score "
     "count(ab) / (count(a) × count(b)) instead of the most frequent one: a pair wins when "
     "its parts are rarely seen apart (Schuster & Nakajima, 2012; worked examples from 001 "
     "and 004 of the course material). Scores are exact fractions here, not the rounded "
-    "decimals of the slides."
+    "decimals of the slides.",
 )
 
-c1, c2, c3 = st.columns([3, 1, 1])
-name = w.corpus_select(c1)
+settings = w.settings_row("wordpiece")
+c1, c2, c3, c4 = settings.columns([3, 1, 1, 1.1])
+name = w.corpus_select(c1, default="toy:sunflower")  # 001's WordPiece example
 ties = w.ties_select(c2, bpe.TIE_RULES)
-merges = w.merges_input(c3)
-specials = st.checkbox(
-    "BERT's special tokens ([PAD] [UNK] [CLS] [SEP] [MASK]) at the front of the vocabulary",
+merges = w.merges_input(c3, w.corpus_setting(name, "merges", 10))
+specials = c4.checkbox(
+    "BERT's special tokens",
     key=w.widget_key("wordpiece", "special"),
+    help="[PAD] [UNK] [CLS] [SEP] [MASK] at the front of the vocabulary, as BERT has them.",
 )
 if name == "toy:hug-pug":
     with st.expander("A slip in the Hugging Face course, computed exactly"):
         st.write(wordpiece.HF_COURSE_NOTE)
 
 wc, corpus_print, trace, i, step = w.corpus_trace_step(
-    name, "wordpiece", lambda wc, corpus_print: trained(wc, corpus_print, ties, merges, specials)
+    name,
+    "wordpiece",
+    lambda wc, corpus_print: trained(wc, corpus_print, ties, merges, specials),
+    algorithm="wordpiece",
+    size=merges,  # close enough to the vocab size for the upload's time estimate
 )
 
 if step is None:
@@ -144,7 +188,6 @@ if step is None:
     highlight = set()
 else:
     st.info(explain_wordpiece_step(step, ties))
-    contrast_line(step)
     highlight = {step.new_symbol}
 
 
@@ -166,7 +209,19 @@ with left:
     cached.drawn(w.run_key(trace), ("wordpiece scores", i), score_panel)
 with right:
     w.corpus_and_vocab(trace, i, highlight, wordpiece)
+if step is not None:  # below the step's own view: BPE's choice against WordPiece's
+    contrast_line(step)
 
+
+def class_poll() -> None:
+    with w.lazy_expander(
+        "Class poll: everyone predicts the next merge", "wordpiece", "class_poll"
+    ) as box:
+        if box.open:
+            _poll.teacher_panel("wordpiece", trace, i)
+
+
+w.end_of_step_view(class_poll)
 w.growth_chart(trace, i)
 
 p1, p2 = st.columns(2)
@@ -181,11 +236,7 @@ with p1:
 with p2:
     encode_panel(trace, i, wc, corpus_print, merges)
 
-with w.lazy_expander(
-    "Class poll: everyone predicts the next merge", "wordpiece", "class_poll"
-) as box:
-    if box.open:
-        _poll.teacher_panel("wordpiece", trace, i)
+class_poll()
 w.downloads(trace, "wordpiece")
 _export.hf_download(
     lambda: wordpiece.model_from_trace(trace, split_punct=w.punct_on("wordpiece")),

@@ -21,7 +21,16 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).parents[1]
 # the modules of helpers every page shares (pages reach them all as w.<name>)
-SHARED = ("_widgets.py", "_keys.py", "_url.py", "_corpus.py", "_steps.py", "_store.py")
+SHARED = (
+    "_widgets.py",
+    "_keys.py",
+    "_url.py",
+    "_corpus.py",
+    "_steps.py",
+    "_store.py",
+    "_views.py",
+    "_present.py",
+)
 PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by every page
     **dict.fromkeys(SHARED),
     "_cached.py": None,  # page caches: no widgets
@@ -37,12 +46,15 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "sage.py": "sage",
     "_sage_views.py": "sage",
     "_sage_results.py": "sage",
+    "_sage_paper.py": "sage",
+    "_sage_runs.py": "sage",
     "home.py": "home",
     "join.py": "join",
     "_poll.py": None,  # the class poll panel of the lessons, keyed by the page it gets
     "notes.py": "notes",
     "_regularize.py": None,  # panels of /bpe and /unigram, keyed by the prefix they get
     "_export.py": None,  # the tokenizer.json export, keyed by the page it gets
+    "_estimate.py": None,  # an upload's time estimate and slices, keyed by the page it gets
 }
 MADE_BY_HELPER = {
     "_widgets.py",

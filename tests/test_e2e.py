@@ -40,7 +40,7 @@ def test_deep_link_opens_merge_three_and_next_shows_the_fourth(page: Page, app_u
     expect(page.get_by_text("Merge 3: the pair (est, </w>) occurs 9 times")).to_be_visible(
         timeout=30_000
     )
-    page.get_by_role("button", name="next ▶").click()
+    page.locator(".st-key-bpe_step_next button").click()
     expect(
         page.get_by_text("Merge 4: the pair (l, o) occurs 7 times, tied with (o, w)")
     ).to_be_visible(timeout=30_000)
@@ -55,7 +55,7 @@ def test_wordpiece_deep_link_shows_the_tie_at_one_quarter(page: Page, app_url: s
     page.goto(f"{app_url}/wordpiece?corpus=toy:sunflower&step=2")
     settle(page)
     expect(page.get_by_text("Merge 2: (##e, ##r) scores 1/4")).to_be_visible(timeout=30_000)
-    page.get_by_role("button", name="next ▶").click()
+    page.locator(".st-key-wordpiece_step_next button").click()
     expect(page.get_by_text("Merge 3: (##e, ##d) scores 1/1")).to_be_visible(timeout=30_000)
     expect(page).to_have_url(re.compile(r"step=3"))
     expect(page.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()
@@ -66,15 +66,16 @@ def test_unigram_deep_link_opens_the_m_step_and_the_choice_goes_to_the_url(
 ):
     page.goto(f"{app_url}/unigram?corpus=toy:run-bug&step=2")
     settle(page)
-    expect(page.get_by_text("Round 1 · M-step: the loss each removal would cause")).to_be_visible(
+    expect(page.get_by_text("Round 1 · Pruning: the loss of removing each piece")).to_be_visible(
         timeout=30_000
     )
     expect(page.get_by_text("smallest increase: ru (+0.000), tied with un")).to_be_visible()
-    pick_from(page, "Remove another piece this round", "un")
-    page.get_by_role("button", name="Remove it").click()
+    pick_from(page, "Prune another piece this round", "un")
+    page.get_by_role("button", name="Prune it now").click()
     settle(page)
     expect(page).to_have_url(re.compile(r"remove=un"))
-    page.get_by_role("button", name="next ▶").click()
+    # the click goes on to the prune step, which removes the piece at once
+    expect(page).to_have_url(re.compile(r"step=3"))
     expect(page.get_by_text("Pruned un (chosen by you)")).to_be_visible(timeout=30_000)
     expect(page.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()
 

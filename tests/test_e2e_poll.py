@@ -48,3 +48,44 @@ def test_a_phone_follows_the_round_answers_once_and_sees_the_reveal(
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         phone.close()
+
+
+def test_a_round_driven_by_the_teachers_browser_and_a_students_phone(
+    browser: Browser, app_url: str
+):
+    """Both sides in the browser: the teacher at the projector in presenter mode opens the
+    poll and a round on merge 3 of 003's corpus, a student's phone answers est </w>, the
+    teacher's live chart counts it, and the reveal shows the trace's merge (9 times)."""
+    teacher = browser.new_context(viewport={"width": 1280, "height": 720})
+    phone = browser.new_context(viewport=PHONE)
+    try:
+        desk = teacher.new_page()
+        desk.goto(f"{app_url}/bpe?corpus=toy:low-lower&marker=eow&step=2&present=1")
+        desk.wait_for_selector(IDLE, timeout=60_000)
+        desk.get_by_text("Class poll: everyone predicts the next merge").click()
+        desk.get_by_role("button", name="Open a class poll").click()
+        desk.get_by_role("button", name="Open a round on step 2").click()
+        desk.wait_for_selector(IDLE, timeout=60_000)
+        code = desk.get_by_test_id("stMetricValue").first.inner_text().strip()
+        assert len(code) == 4, code
+
+        page = phone.new_page()
+        page.goto(f"{app_url}/join?room={code}")
+        page.wait_for_selector(IDLE, timeout=60_000)
+        expect(page.get_by_text("Which pair is merged next (merge 3)?")).to_be_visible(
+            timeout=30_000
+        )
+        page.get_by_label("or type another").fill("est </w>")
+        page.get_by_role("button", name="Send my answer").click()
+        expect(page.get_by_text("Recorded.")).to_be_visible(timeout=15_000)
+
+        # the teacher's panel rereads the round on its own (a fragment on a timer)
+        expect(desk.get_by_text("1 answer.")).to_be_visible(timeout=30_000)
+        desk.get_by_role("button", name="Reveal").click()
+        expect(desk.get_by_text("(est, </w>) occurs 9 times").first).to_be_visible(
+            timeout=30_000
+        )
+        expect(page.get_by_text("You predicted it.")).to_be_visible(timeout=30_000)
+    finally:
+        teacher.close()
+        phone.close()

@@ -1,0 +1,101 @@
+"""Presenter mode (?present=1) and the lesson's frame at the projector.
+
+At 1280x720 a lesson page must show, without scrolling, its step controls, the step's
+sentence and its main view (the pair table and the corpus). Every page keeps its title and
+settings short for that; presenter mode goes further for the back of the room: larger type,
+no sidebar or toolbar, the settings and the corpus editor hidden (still there, so the
+address and the session keep their values), and only what the step shows below them.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from pages._keys import widget_key
+
+PARAM = "present"  # ?present=1; not a bound widget: a bound toggle reads only true/false
+
+# Every page: a little less room above the title than Streamlit gives by default.
+FRAME_CSS = """<style>
+@media (min-width: 900px) {
+  /* the header holds only the menu at the right: let the title sit under it */
+  header[data-testid="stHeader"] {background: transparent;}
+  .block-container {padding-top: 1.4rem;}
+}
+h1 {font-size: 2.1rem !important; padding-top: 0 !important;}
+h3 {font-size: 1.35rem !important;}
+</style>"""
+
+# Presenter mode. Containers keyed "<page>_edit_..." hold the editing widgets (see
+# settings_row and pages._steps.corpus_trace_step): hidden, not removed.
+PRESENT_CSS = """<style>
+html {font-size: 19px;}
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+header[data-testid="stHeader"] {display: none;}
+.block-container {padding-top: 0.8rem; padding-left: 2rem; padding-right: 2rem;}
+div[class*="st-key-"][class*="_edit_"],
+div:has(> div.stVerticalBlock[class*="_edit_"]) {display: none;}
+.chips {font-size: 1.2rem; line-height: 2.1;}
+</style>"""
+
+
+def presenting() -> bool:
+    """Whether the page is in presenter mode: the address says ?present=1 (or true)."""
+    return st.query_params.get(PARAM, "").lower() in ("1", "true", "yes", "on")
+
+
+def set_presenting(on: bool) -> None:
+    if on:
+        st.query_params[PARAM] = "1"
+    else:
+        st.query_params.pop(PARAM, None)
+
+
+def frame() -> None:
+    """The page's CSS (app.py, every run), and in presenter mode the way back out of it
+    (the sidebar with the switch is hidden then)."""
+    st.html(FRAME_CSS)
+    if not presenting():
+        # the switch exists only while off: any change of it turns presenter mode on
+        st.sidebar.toggle(
+            "Presenter mode",
+            value=False,
+            on_change=set_presenting,
+            args=(True,),
+            help="For the projector: larger type, no sidebar, settings hidden; the "
+            "address gets ?present=1. Step with ← → Home End, play with Space.",
+        )
+        return
+    st.html(PRESENT_CSS)
+    st.button(
+        "exit presenter mode",
+        icon=":material/close_fullscreen:",
+        type="tertiary",
+        on_click=set_presenting,
+        args=(False,),
+    )
+
+
+def page_head(title: str, intro: str) -> None:
+    """The page's title and its one-paragraph introduction (in presenter mode the title
+    only, small: the step is what the room reads)."""
+    if presenting():
+        st.subheader(title)
+    else:
+        st.title(title)
+        st.write(intro)
+
+
+def settings_row(page: str):
+    """The container of a page's settings (corpus, marker, ties, merges...): shown as usual,
+    hidden in presenter mode. Use as ``w.settings_row("bpe").columns(...)``."""
+    return st.container(key=widget_key(page, "edit_settings"))
+
+
+def end_of_step_view(poll=None) -> None:
+    """Where a lesson's step view ends: in presenter mode the page shows the class poll
+    (`poll`: a function drawing it, the page's own) and stops here."""
+    if presenting():
+        if poll is not None:
+            poll()
+        st.stop()

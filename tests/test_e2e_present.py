@@ -1,0 +1,88 @@
+"""Real browser at the projector's 1280x720: the lesson's step view fits without scrolling,
+presenter mode (?present=1) hides the sidebar and the settings, and the keyboard steps."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+expect.set_options(timeout=30_000)  # a busy machine: each page may rerun once
+
+pytestmark = pytest.mark.e2e
+
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+PROJECTOR = {"width": 1280, "height": 720}
+LESSONS = [  # a deep link, and the sentence its step shows (numbers from the material)
+    ("/bpe?corpus=toy:low-lower&marker=eow&step=3", "Merge 3: the pair (est, </w>) occurs 9"),
+    ("/wordpiece?corpus=toy:sunflower&step=2", "Merge 2: (##e, ##r) scores 1/4"),
+    ("/unigram?corpus=toy:run-bug&step=1", "E-step"),
+]
+
+
+def settle(page: Page) -> None:
+    page.wait_for_selector(IDLE, timeout=60_000)
+    page.wait_for_timeout(800)  # a deep link's first load may rerun once more
+    page.wait_for_selector(IDLE, timeout=60_000)
+
+
+def top_inside(page: Page, locator, rows: int = 60) -> None:
+    """The element starts inside the window, with at least `rows` pixels of it shown."""
+    box = locator.bounding_box()
+    assert box is not None, "not drawn"
+    assert 0 <= box["y"] and box["y"] + min(rows, box["height"]) <= PROJECTOR["height"], box
+
+
+@pytest.mark.parametrize("path,sentence", LESSONS)
+@pytest.mark.parametrize("present", [False, True])
+def test_the_step_view_fits_the_projector(page: Page, app_url: str, path, sentence, present):
+    page.set_viewport_size(PROJECTOR)
+    page.goto(app_url + path + ("&present=1" if present else ""))
+    settle(page)
+    expect(page.get_by_test_id("stAlert").filter(has_text=sentence).first).to_be_visible()
+    settle(page)
+    scrolled = page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop")
+    assert scrolled == 0, f"the page opened scrolled down by {scrolled} px"
+    slider = page.get_by_test_id("stSlider").first
+    top_inside(page, slider, 40)
+    said = page.get_by_test_id("stAlert").filter(has_text=sentence).first
+    top_inside(page, said, 40)
+    top_inside(page, page.locator("[data-testid=stDataFrame] >> visible=true").first, 110)  # header and 2 rows
+    sidebar = page.get_by_test_id("stSidebar")
+    if present:
+        expect(sidebar).to_be_hidden()
+        expect(page.get_by_role("combobox", name="corpus")).to_be_hidden()
+    else:
+        expect(sidebar).to_be_visible()
+
+
+def test_the_keyboard_steps_and_the_address_follows(page: Page, app_url: str):
+    page.set_viewport_size(PROJECTOR)
+    page.goto(f"{app_url}/bpe?corpus=toy:low-lower&marker=eow&step=3&present=1")
+    settle(page)
+    expect(page.get_by_text("Merge 3: the pair (est, </w>) occurs 9")).to_be_visible()
+    settle(page)
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_text("Merge 4: the pair (l, o) occurs 7 times")).to_be_visible(
+        timeout=30_000
+    )
+    expect(page).to_have_url(re.compile(r"step=4"))
+    page.keyboard.press("Home")
+    expect(page).to_have_url(re.compile(r"^(?!.*step=)"), timeout=30_000)  # step 0: default
+    page.keyboard.press("End")
+    expect(page).to_have_url(re.compile(r"step=10"), timeout=30_000)
+    page.keyboard.press("ArrowLeft")
+    expect(page).to_have_url(re.compile(r"step=9"), timeout=30_000)
+
+
+def test_arrows_typed_in_a_text_box_do_not_step(page: Page, app_url: str):
+    page.set_viewport_size(PROJECTOR)
+    page.goto(f"{app_url}/bpe?corpus=toy:low-lower&marker=eow&step=3")
+    settle(page)
+    box = page.get_by_label("word or words to encode")
+    box.click()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("End")
+    settle(page)
+    expect(page).to_have_url(re.compile(r"step=3"))
+    expect(page.get_by_text("Merge 3: the pair (est, </w>) occurs 9")).to_be_visible()
