@@ -4,40 +4,48 @@ Not part of subtok: it runs in its own venv, because the package pins gensim 4.3
 
     python3 -m venv /tmp/sage-ref-venv
     /tmp/sage-ref-venv/bin/pip install sage-tokenizer==2.0.0 tokenizers
-    /tmp/sage-ref-venv/bin/python bench/_sage_reference.py SENTENCES.txt OUT_DIR
+    /tmp/sage-ref-venv/bin/python bench/_sage_reference.py SENTENCES.txt OUT_DIR \
+        [--schedule 1200,1150,1100,1050,1000] [--embeddings-at 1200,1100] [--epochs 5]
 
-SENTENCES.txt holds one sentence a line (the issue's benchmark: the 2,682 sentences of gensim's
-Lee corpus). The script trains a 1,200-token byte-level BPE vocabulary with `tokenizers` (all 256
-single bytes + merges, hex-encoded one a line: the package's format), then runs the package's
-SaGeVocabBuilder from 1,200 to 1,000 tokens in 4 steps of 50, re-ranking every step, Word2Vec
-(skip-gram, 50 dims, window 5, 15 negatives) trained at 1,200 and 1,100, on 1 worker.
+SENTENCES.txt holds one sentence a line. The script trains a byte-level BPE vocabulary of the
+schedule's first size with `tokenizers` (all 256 single bytes + merges, hex-encoded one a line:
+the package's format), then runs the package's SaGeVocabBuilder down the schedule (every score
+recomputed at every size), Word2Vec (skip-gram, 50 dims, window 5, 15 negatives, `--epochs`
+epochs) trained at the `--embeddings-at` sizes, on 1 worker. The defaults are bench/sage.py's
+Lee setting: 1,200 to 1,000 in 4 steps of 50, Word2Vec at 1,200 and 1,100, 5 epochs. The
+package's build_vocab has no epochs option (gensim's default, 5, applies); another number is
+passed by wrapping gensim's Word2Vec class, the only change made to the package's run.
 OUT_DIR must be new or empty: the package caches embeddings and its corpus files there.
 
 Last line printed, JSON: wall_s (the SaGe run), init_vocab_s (the BPE vocabulary),
-embeddings_s (its Word2Vec trainings, read from the package's log), peak_rss_mb (ru_maxrss of
-this process + of its largest child: the package forks a pool even for 1 worker),
-final_vocab_size (the active vocabulary: the tokens the last tokenization used, plus all 256
-single bytes), inactive (tokens still listed but unused, not counted), final_vocab_file (that
-active vocabulary, hex-encoded bytes one a line), steps, first_pruned (lowest-scored tokens of
-the first step, decoded as UTF-8).
+embeddings_s (its Word2Vec trainings, read from the package's log), word2vec_part_s (its
+get_embeddings calls: writing the tokenized corpus for gensim, then Word2Vec), scoring_s (its
+run_sage_parallel calls: the ablation losses of every token, in a pool of 1 process that the
+parent polls once a second), cpu_s (CPU seconds of the SaGe run, this process and its pool),
+peak_rss_mb (ru_maxrss of this process + of its largest child: the package forks a pool even
+for 1 worker), final_vocab_size (the active vocabulary: the tokens the last tokenization used,
+plus all 256 single bytes), inactive (tokens still listed but unused, not counted),
+final_vocab_file (that active vocabulary, hex-encoded bytes one a line), steps, first_pruned
+(lowest-scored tokens of the first step, decoded as UTF-8).
 """
 
 from __future__ import annotations
 
+import argparse
+import functools
 import json
 import os
 import resource
-import sys
 import time
 from pathlib import Path
 
+import gensim.models
+from sage_tokenizer import SaGeVocabBuilder as builder_module
 from sage_tokenizer.HFEncoding import HFEncoding
 from sage_tokenizer.SaGeVocabBuilder import SaGeVocabBuilder
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-SCHEDULE = [1200, 1150, 1100, 1050, 1000]
-EMBEDDINGS_AT = [1200, 1100]
-EXPERIMENT = "lee"
+GENSIM_EPOCHS = 5  # gensim's default, which the package leaves in place
 
 
 def bpe_vocab(sentences: Path, size: int) -> list[bytes]:
@@ -58,6 +66,42 @@ def rss_mb() -> tuple[float, float]:
     return own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
+def cpu_s() -> float:
+    """CPU seconds of this process and of its finished children (the pool's workers)."""
+    who = (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    return sum(u.ru_utime + u.ru_stime for u in map(resource.getrusage, who))
+
+
+def timed(name: str, seconds: dict[str, float]) -> None:
+    """Wrap the builder module's function `name` so that its wall time adds to seconds[name]."""
+    inner = getattr(builder_module, name)
+
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            seconds[name] += time.perf_counter() - start
+
+    seconds[name] = 0.0
+    setattr(builder_module, name, wrapper)
+
+
+def sizes(text: str) -> list[int]:
+    return [int(size) for size in text.split(",")]
+
+
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sentences", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--schedule", type=sizes, default=[1200, 1150, 1100, 1050, 1000])
+    parser.add_argument("--embeddings-at", type=sizes, default=[1200, 1100])
+    parser.add_argument("--epochs", type=int, default=GENSIM_EPOCHS)
+    parser.add_argument("--experiment", default="lee")
+    return parser.parse_args()
+
+
 def embeddings_seconds(logs: Path) -> float:
     """The package logs "Embeddings time:<seconds>" after each Word2Vec training."""
     mark = "Embeddings time:"
@@ -66,20 +110,27 @@ def embeddings_seconds(logs: Path) -> float:
 
 
 def main() -> None:
-    sentences, out = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
+    args = arguments()
+    schedule, experiment = args.schedule, args.experiment
+    sentences, out = args.sentences.resolve(), args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     os.chdir(out)  # the package writes logs/, results/ and data/ in the working directory
+    if args.epochs != GENSIM_EPOCHS:  # the package calls gensim.models.Word2Vec(...)
+        gensim.models.Word2Vec = functools.partial(gensim.models.Word2Vec, epochs=args.epochs)
+    parts: dict[str, float] = {}
+    for name in ("get_embeddings", "run_sage_parallel"):
+        timed(name, parts)
 
     start = time.perf_counter()
-    vocab = bpe_vocab(sentences, SCHEDULE[0])
+    vocab = bpe_vocab(sentences, schedule[0])
     init_s = time.perf_counter() - start
-    assert len(vocab) == SCHEDULE[0], len(vocab)
+    assert len(vocab) == schedule[0], len(vocab)
     vocab_file = out / "initial_vocab_hex.vocab"
     vocab_file.write_text("".join(v.hex() + "\n" for v in vocab))
 
     builder = SaGeVocabBuilder(
-        full_vocab_schedule=list(SCHEDULE),
-        embeddings_schedule=EMBEDDINGS_AT,
+        full_vocab_schedule=list(schedule),
+        embeddings_schedule=list(args.embeddings_at),
         max_len=max(map(len, vocab)),
         workers_number=1,
         word2vec_d=50,
@@ -87,31 +138,34 @@ def main() -> None:
         word2vec_window_size=5,
         word2vec_sg=1,
     )
-    start = time.perf_counter()
-    builder.build_vocab(EXPERIMENT, str(sentences), str(vocab_file))
-    wall_s = time.perf_counter() - start
+    start, cpu_start = time.perf_counter(), cpu_s()
+    builder.build_vocab(experiment, str(sentences), str(vocab_file))
+    wall_s, cpu = time.perf_counter() - start, cpu_s() - cpu_start
     own, child = rss_mb()
 
-    vocabs = out / "results" / EXPERIMENT / "sage_vocabs"
-    final_file = vocabs / f"active_vocab_{SCHEDULE[-1]}.vocab"
+    vocabs = out / "results" / experiment / "sage_vocabs"
+    final_file = vocabs / f"active_vocab_{schedule[-1]}.vocab"
     final = final_file.read_text().split()
-    listed = (vocabs / f"sage_vocab_{SCHEDULE[-1]}.vocab").read_text().split()
-    worst = (vocabs / f"worst_500_{SCHEDULE[1]}.txt").read_text(encoding="utf-8").splitlines()
+    listed = (vocabs / f"sage_vocab_{schedule[-1]}.vocab").read_text().split()
+    worst = (vocabs / f"worst_500_{schedule[1]}.txt").read_text(encoding="utf-8").splitlines()
     first = [
         HFEncoding().to_bytes(line.split("\t")[0]).decode("utf-8", "replace")
-        for line in worst[: SCHEDULE[0] - SCHEDULE[1]]
+        for line in worst[: schedule[0] - schedule[1]]
     ]
     result = {
         "wall_s": round(wall_s, 2),
         "init_vocab_s": round(init_s, 2),
         "embeddings_s": round(embeddings_seconds(out / "logs"), 2),
+        "word2vec_part_s": round(parts["get_embeddings"], 2),
+        "scoring_s": round(parts["run_sage_parallel"], 2),
+        "cpu_s": round(cpu, 2),
         "peak_rss_mb": round(own + child, 1),
         "self_rss_mb": round(own, 1),
         "child_rss_mb": round(child, 1),
         "final_vocab_size": len(final),
         "inactive": len(listed) - len(final),
         "final_vocab_file": str(final_file),
-        "steps": len(list((out / "results" / EXPERIMENT / "stats").glob("stats_*.json"))),
+        "steps": len(list((out / "results" / experiment / "stats").glob("stats_*.json"))),
         "first_pruned": first[:10],
     }
     print(json.dumps(result))

@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable
 
 import streamlit as st
 
-from subtok_core import diskcache
+from subtok_core import batch, diskcache
 from subtok_core.store import Store
 
 
@@ -31,13 +31,37 @@ class TraceStore(Store):
         holder = st.empty()
         bar = holder.progress(0.0, text=label)
 
-        def show(done: int, total: int) -> None:
-            bar.progress(min(1.0, done / max(total, 1)), text=f"{label} {done:,} of {total:,}")
+        def show(done: int = 0, total: int = 0, *more) -> None:
+            bar.progress(min(1.0, done / max(total, 1)), text=bar_text(label, done, total))
 
         try:
             return self.get(key, compute, show, name)
         finally:
             holder.empty()
+
+    def trained_all(self, runs: dict[Hashable, tuple[Callable, str]]) -> dict:
+        """Several runs at once, {key: (compute, label)} -> {key: run}: those kept come at
+        once, the others are trained together (a compute that calls parallel.run sends its
+        run to a worker process, so they use every core), each with its own progress bar."""
+        found = {key: self.cached(key, label.rstrip(": ")) for key, (_, label) in runs.items()}
+        missing = {key: run for key, run in runs.items() if found[key] is None}
+        if not missing:
+            return found
+        holder = st.empty()
+        with holder.container():
+            bars = {key: st.progress(0.0, text=label) for key, (_, label) in missing.items()}
+
+        def show(key: Hashable, done: int = 0, total: int = 0, *more) -> None:
+            text = bar_text(missing[key][1], done, total)
+            bars[key].progress(min(1.0, done / max(total, 1)), text=text)
+
+        computes = {key: compute for key, (compute, _) in missing.items()}
+        names = {key: label.rstrip(": ") for key, (_, label) in missing.items()}
+        try:
+            found.update(batch.get_all(self, computes, show, names))
+        finally:
+            holder.empty()
+        return found
 
     def key_of(self, run) -> str | None:
         """The key `run` is kept under, as a digest (what the page caches of pages._cached
@@ -46,6 +70,12 @@ class TraceStore(Store):
         with self.lock:
             key = next((k for k, (kept, _size) in self.runs.items() if kept is run), None)
         return key if key is None or isinstance(key, str) else fingerprint(key)
+
+
+def bar_text(label: str, done: int, total: int) -> str:
+    """A progress bar's line: the run and how far it is (only the run before its first
+    report, while it waits for a free processor or starts)."""
+    return f"{label} {done:,} of {total:,}" if total else label
 
 
 def fingerprint(*parts) -> str:

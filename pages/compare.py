@@ -12,7 +12,7 @@ import streamlit as st
 from pages import _compare_paper as paper
 from pages import _compare_views as views
 from pages import _widgets as w
-from subtok_core import compare, corpus, limits, registry
+from subtok_core import compare, corpus, limits, parallel, registry
 from subtok_core import measure as metrics
 from subtok_core.charts import compare as viz_compare
 from subtok_core.pretrained import Pretrained, hf
@@ -100,27 +100,35 @@ def upload_tokenizer() -> None:
     st.success(f"{tok.label} can now be chosen above: {tok.provenance}")
 
 
-def trained(kind: str, wc, corpus_print: str, size: int) -> tuple[object, str]:
-    """A tokenizer's model and its fingerprint. SaGe's is the vocabulary the SaGe page last
-    trained in this session, known by itself; a pretrained one is read once per server and
-    known by its name (an uploaded one by its file's digest); the others are trained here,
-    once per corpus and size, and known by those (`corpus_print`: the corpus's fingerprint).
+def trained(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, str]]:
+    """Each tokenizer's model and its fingerprint, in the order of `kinds`. SaGe's is the
+    vocabulary the SaGe page last trained in this session, known by itself; a pretrained
+    one is read once per server and known by its name (an uploaded one by its file's
+    digest); the others are trained here, once per corpus and size, and known by those
+    (`corpus_print`: the corpus's fingerprint): all at once, each in a worker process of
+    its own (subtok_core.parallel) with its own progress bar.
     """
-    if kind == "sage":
-        model = st.session_state[SAGE_KEY]["model"]
-        return model, w.fingerprint(model)
-    if kind in compare.PRETRAINED:
-        return registry.pretrained(kind), kind
-    if UPLOADED in st.session_state and kind == st.session_state[UPLOADED]["kind"]:
-        mine = st.session_state[UPLOADED]
-        return mine["tokenizer"], "hf:" + mine["print"]
-    model_print = w.fingerprint("compare", kind, corpus_print, size)
-    model = w.trace_store().trained(
-        model_print,
-        lambda report: compare.train(kind, wc, size, report),
-        f"Training {label(kind)}:",
-    )
-    return model, model_print
+    found, wanted = {}, {}
+    for kind in kinds:
+        if kind == "sage":
+            model = st.session_state[SAGE_KEY]["model"]
+            found[kind] = model, w.fingerprint(model)
+        elif kind in compare.PRETRAINED:
+            found[kind] = registry.pretrained(kind), kind
+        elif UPLOADED in st.session_state and kind == st.session_state[UPLOADED]["kind"]:
+            mine = st.session_state[UPLOADED]
+            found[kind] = mine["tokenizer"], "hf:" + mine["print"]
+        else:  # trained below, all at once
+            key = w.fingerprint("compare", kind, corpus_print, size)
+            found[kind] = None, key
+            wanted[key] = training(kind, wc, size), f"Training {label(kind)}:"
+    models = w.trace_store().trained_all(wanted)
+    return {kind: (models.get(key, model), key) for kind, (model, key) in found.items()}
+
+
+def training(kind: str, wc, size: int):
+    """How the store trains one tokenizer: compare.train in a worker process."""
+    return lambda report: parallel.run(compare.train, kind, wc, size, report=report)
 
 
 def measure_lines(name: str, measure: str, wc) -> tuple[str, ...]:
@@ -227,10 +235,8 @@ def wordpiece_note(per: dict) -> None:
     best = min(others, key=others.get)
     if mine > 1.5 * others[best]:
         st.info(
-            f"WordPiece needs {mine:.2f} tokens per word here, {best} {others[best]:.2f}. Its "
-            "score count(ab) / (count(a) × count(b)) favours pairs of rare symbols, so its "
-            "early merges build rare strings and frequent words stay in pieces until the "
-            "vocabulary is much larger."
+            f"WordPiece needs {mine:.2f} tokens per word here, {best} {others[best]:.2f}. "
+            + views.WORDPIECE_WHY
         )
 
 
@@ -263,7 +269,12 @@ def pair_panel(models: dict, toks: dict) -> None:
     st.subheader(f"{a} against {b}")
     vocab_a, vocab_b = (compare.vocabulary(models[k], toks[k]) for k in (first, other))
     both = metrics.overlap(vocab_a, vocab_b, names=(a, b))
-    st.dataframe(both.table, hide_index=True)
+    share = metrics.COLUMN_NAMES["word_initial_share"]
+    st.dataframe(
+        metrics.readable(both.table),
+        hide_index=True,
+        column_config={share: st.column_config.NumberColumn(format="percent")},
+    )
     used = [label(k) for k in (first, other) if isinstance(models[k], Pretrained)]
     st.caption(
         "The share of word-initial tokens in each part: the SaGe paper finds 83 % "
@@ -324,7 +335,7 @@ else:
     st.caption("Train a vocabulary on the SaGe page and it can join this comparison.")
 corpus_print = w.fingerprint(wc)  # hashed once per run
 try:
-    found = {kind: trained(kind, wc, corpus_print, size) for kind in kinds}
+    found = trained(kinds, wc, corpus_print, size)
 except ValueError as err:
     st.error(str(err))
     st.stop()

@@ -1,60 +1,52 @@
-"""The SaGe lesson: prune a BPE vocabulary by a skipgram context loss (SaGe paper, 000)."""
+"""The SaGe lesson: prune a BPE vocabulary by a skipgram context loss (the SaGe paper,
+Yehezkel & Pinter, 2023; course material 000)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, replace
 
 import streamlit as st
 
 from pages import _cached as cached
+from pages import _sage_paper as paper_views
 from pages import _sage_results as outcome
+from pages import _sage_runs as sage_runs
 from pages import _sage_views as views
 from pages import _widgets as w
 from subtok_core import corpus, limits, sage
+from subtok_core.sage import timing
 
 SAMPLES = ["sample:lee", "sample:enwiki", "sample:crime", "upload"]
 VOCAB_MAX = int(limits.limit("sage_vocab_size", "web"))
 SEED_MAX = 2**31 - 1  # numpy and gensim take seeds below 2**32
+PAPER_NAME = "In the SaGe paper's Algorithm 3 (Yehezkel & Pinter, 2023)"
 SETTINGS = [  # key (= URL name), label, default, smallest, largest, help
-    ("V", "final vocab size V", 1000, 1, VOCAB_MAX, "The size SaGe prunes down to."),
-    (
-        "n",
-        "overshoot n",
-        1.2,
-        1.01,
-        limits.limit("sage_n", "web"),
-        "BPE first learns n x V pieces; SaGe prunes the extra ones.",
-    ),
-    ("k", "k: pruned per step", 50, 1, VOCAB_MAX, "How many pieces each step removes."),
-    (
-        "M",
-        "M: candidate set",
-        400,
-        1,
-        VOCAB_MAX,
-        "After a full recomputation only the M lowest are kept.",
-    ),
-    (
-        "m",
-        "m: full recompute every",
-        1,
-        1,
-        VOCAB_MAX,
-        "Every m steps every piece's loss is recomputed.",
-    ),
-    ("l", "l: embeddings every l x m", 2, 1, VOCAB_MAX, "Word2Vec is retrained every l x m steps."),
-    (
-        "window",
-        "window W",
-        5,
-        1,
-        limits.limit("sage_window", "web"),
-        "Context tokens on each side in the loss, eq. (1).",
-    ),
+    ("V", "final vocab size", 1000, 1, VOCAB_MAX,
+     f"{PAPER_NAME}: V. The size SaGe prunes down to."),
+    ("n", "overshoot factor", 1.2, 1.01, limits.limit("sage_n", "web"),
+     f"{PAPER_NAME}: n. BPE first learns n × V pieces; SaGe prunes the extra ones."),
+    ("k", "pieces pruned per step", 50, 1, VOCAB_MAX,
+     f"{PAPER_NAME}: k. How many pieces each step removes."),
+    ("M", "candidates kept", 400, 1, VOCAB_MAX,
+     f"{PAPER_NAME}: M. After each full rescoring only the M pieces with the lowest "
+     "ablation loss stay candidates; the steps until the next one prune among them."),
+    ("m", "steps per full rescoring", 1, 1, VOCAB_MAX,
+     f"{PAPER_NAME}: m. Every m steps every piece's ablation loss is recomputed; in "
+     "between only the candidates' losses are."),
+    ("l", "rescorings per Word2Vec", 2, 1, VOCAB_MAX,
+     f"{PAPER_NAME}: l. Word2Vec is retrained every l × m steps, after every l full "
+     "rescorings."),
+    ("window", "context window", 5, 1, limits.limit("sage_window", "web"),
+     "W in the SaGe paper's eq. (1): context tokens on each side of a token in the loss."),
     ("seed", "seed", 1, 0, SEED_MAX, "Word2Vec's seed (and the random control's)."),
-]
+]  # fmt: skip
 LIMITED = {"V": "sage_vocab_size", "n": "sage_n", "window": "sage_window"}  # help: the limit
+PAPER_SETTINGS = (
+    f"final size {sage.PAPER.vocab_size:,} from overshoot {sage.PAPER.n} "
+    f"({sage.PAPER.start_size:,} BPE pieces), {sage.PAPER.k} pruned per step, "
+    f"{sage.PAPER.M:,} candidates, full rescoring every {sage.PAPER.m} steps, Word2Vec every "
+    f"{sage.PAPER.l} rescorings, on all of sample:enwiki"
+)
 PAPER_VALUES = {
     "V": sage.PAPER.vocab_size,
     "n": sage.PAPER.n,
@@ -117,20 +109,23 @@ def shipped_sample(name: str, limit: int) -> tuple[tuple[tuple[str, ...], ...], 
 
 
 def settings_controls() -> sage.SageSettings:
-    cols = st.columns(len(SETTINGS))
+    # two rows of four, so that each label fits on one line at 1280 px
+    cols = [c for _ in range(2) for c in st.columns(len(SETTINGS) // 2)]
     values = {}
     for col, (key, label, default, low, high, text) in zip(cols, SETTINGS, strict=True):
         kind = float if isinstance(default, float) else int
         step = 0.05 if kind is float else 1
         help_text = w.limit_help(LIMITED[key], text) if key in LIMITED else text
         values[key] = kind(w.number_box(col, label, key, low, high, default, step, help_text))
-    st.button(
+    left, right = st.columns([1, 3], vertical_alignment="center")
+    note = timing.preset_note(timing.load_timing(), outcome.RANDOM_SEEDS)
+    left.button(
         "Paper settings (Table 6)",
         on_click=use_paper,
         key="sage_paper",
-        help="V 16,000 from n = 1.25, k 100, M 1,500, m 10, l 4 on all of enwiki: "
-        "a run of a few minutes.",
+        help=f"{PAPER_SETTINGS}. {note}",
     )
+    right.caption(f"Paper settings: {note}")
     return sage.SageSettings(
         vocab_size=values["V"],
         n=values["n"],
@@ -143,65 +138,27 @@ def settings_controls() -> sage.SageSettings:
     )
 
 
-def run(sentences, key: str, s: sage.SageSettings, control: str | None = None, slot: int = 0):
-    """A finished run from the store, or a run now with a status box and a Stop button
-    (its key names the control, the seed and the run's `slot` among the page's runs). A
-    second session asking for a run under way waits for it and sees its progress."""
-    store = w.trace_store()
-    full_key = ("sage", key, tuple(asdict(s).items()), control)
-    done = store.cached(full_key)
-    if done is not None:
-        return done
-    label = "SaGe" if control is None else f"{control} pruning (seed {s.seed})"
-    stop = st.empty()
-    if stop.button(
-        "Stop",
-        key=f"sage_stop_{control or 'sage'}_{s.seed}_{slot}",
-        help="Stops the run; the log so far stays on the page.",
-    ):
-        return None
-    partial = st.session_state.setdefault("sage_partial", {})
-    partial[full_key] = []
-    with st.status(f"Running {label} ...", expanded=True) as status:
-        bar, phase = st.progress(0.0), st.empty()
-
-        def show(done: int, total: int) -> None:
-            bar.progress(done / max(total, 1), text=f"step {done} of {total}")
-
-        def train(report):
-            def on_step(step, total):
-                partial[full_key].append(step)
-                report(step.number, total)
-
-            return sage.trace_sage(sentences, s, control, on_step, phase.write)
-
-        try:
-            trace = store.get(full_key, train, show)
-        except ValueError:  # the page shows the message; the box must not spin on
-            stop.empty()
-            status.update(label=f"{label} could not run", state="error", expanded=False)
-            raise
-        status.update(label=f"{label}: {len(trace.steps)} steps", state="complete", expanded=False)
-    stop.empty()
-    partial.pop(full_key, None)
-    return trace
+def run(sentences, key: str, s: sage.SageSettings):
+    """SaGe's run from the store, or computed now with a status box and a Stop button;
+    its controls start beside it in worker processes of their own, and control_runs waits
+    for them. A second session asking for a run under way waits for it and sees its
+    progress."""
+    wanted = sage_runs.plan(sentences, key, s, outcome.RANDOM_SEEDS)
+    sage_key = next(iter(wanted))
+    found = sage_runs.follow(wanted, [sage_key], "SaGe", "run")
+    return None if found is None else found[sage_key]
 
 
 def control_runs(sentences, key: str, settings: sage.SageSettings):
-    """The controls on SaGe's schedule: frequency, then random with RANDOM_SEEDS seeds from
-    settings.seed on (each seed run once); None as soon as one of them is stopped."""
-    controls = {}
-    for control in sage.CONTROLS:
-        controls[control] = run(sentences, key, settings, control)
-        if controls[control] is None:
-            return None
-    randoms = [controls["random"]]
-    for slot in range(1, outcome.RANDOM_SEEDS):
-        seeded = replace(settings, seed=settings.seed + slot)
-        randoms.append(run(sentences, key, seeded, "random", slot))
-        if randoms[-1] is None:
-            return None
-    return controls, randoms
+    """The controls on SaGe's schedule: frequency, and random with RANDOM_SEEDS seeds from
+    settings.seed on, computed at once (run started them); None after Stop."""
+    wanted = sage_runs.plan(sentences, key, settings, outcome.RANDOM_SEEDS)
+    keys = list(wanted)[1:]  # SaGe's own run is done
+    found = sage_runs.follow(wanted, keys, "the controls", "controls")
+    if found is None:
+        return None
+    frequency, *randoms = (found[k] for k in keys)
+    return {"frequency": frequency, "random": randoms[0]}, randoms
 
 
 def stopped_log() -> None:
@@ -217,10 +174,10 @@ def stopped_log() -> None:
 w.ensure_navigation()
 st.title("SaGe: context-aware vocabulary pruning")
 st.write(
-    "SaGe (Yehezkel & Pinter, paper 000) starts from a BPE vocabulary n times too big and "
-    "prunes, step by step, the pieces whose removal raises a skipgram context loss (eq. 1) "
-    "least: every token should predict the tokens around it. Here it runs on a small real "
-    "sample; the paper ran on 750,000 lines of Wikipedia."
+    "SaGe (Yehezkel & Pinter, 2023: the SaGe paper) starts from a BPE vocabulary n times "
+    "too big and prunes, step by step, the pieces whose removal raises a skipgram context "
+    "loss (eq. 1) least: every token should predict the tokens around it. Here it runs on a "
+    "small real sample; the paper ran on 750,000 lines of Wikipedia."
 )
 chosen = sample_controls()
 if chosen is None:
@@ -241,12 +198,16 @@ st.session_state["sage_latest"] = {  # the Compare page can add it to its tokeni
     "sample": st.session_state.get("corpus", "sample"),
     "size": settings.vocab_size,
 }
-log_tab, token_tab, result_tab = st.tabs(["Step log", "One token up close", "BPE vs SaGe"])
+log_tab, token_tab, paper_tab, result_tab = st.tabs(
+    ["Step log", "One token up close", "Paper vs this run", "BPE vs SaGe"]
+)
+run_id = w.run_key(trace) or w.fingerprint(sample_key, trace)  # names the trace and sample
 with log_tab:
     step = views.step_log(trace)
 with token_tab:
-    # the run's key in the store names the trace and its sample
-    views.drill_down(trace, sentences, w.run_key(trace) or w.fingerprint(sample_key, trace), step)
+    views.drill_down(trace, sentences, run_id, step)
+with paper_tab:  # before the controls run: it needs SaGe's run only
+    paper_views.paper_tab(sample_key, run_id, trace, sentences)
 with result_tab:
     try:
         ran = control_runs(sentences, sample_key, settings)

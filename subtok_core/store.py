@@ -37,7 +37,7 @@ from .diskcache import DiskCache, megabytes_from_env
 log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET_MB = 400
-Report = Callable[[int, int], None]
+Report = Callable[..., None]  # report(done, total, *more): what a run has done so far
 # the store's log lines for a run computed and a run read from disk (`subtok warm` counts them)
 TRAINED, READ = "trained %s in %.1f s", "read %s from the disk cache in %.1f s"
 
@@ -72,7 +72,7 @@ class _Flight:
     """A run under way: waiters watch its progress and wait for its end."""
 
     done: threading.Event = field(default_factory=threading.Event)
-    progress: tuple[int, int] | None = None
+    progress: tuple | None = None  # the last report(done, total, *more) of the leader
     value: Any = None
     failed: bool = False
 
@@ -151,9 +151,10 @@ class Store:
         """The run under `key`: kept, or awaited from another session, or read from disk,
         or computed here (`name` says what it is in the log).
 
-        `compute(report)` calls `report(done, total)` as it goes; `on_progress(done, total)`
-        shows it (to the leader and every waiter alike). An exception in the leader,
-        Streamlit's stop included, reaches the leader only: its waiters start again.
+        `compute(report)` calls `report(done, total)` (and any more values) as it goes;
+        `on_progress(done, total, ...)` shows it (to the leader and every waiter alike). An
+        exception in the leader, Streamlit's stop included, reaches the leader only: its
+        waiters start again.
         """
         while True:
             with self.lock:
@@ -174,10 +175,10 @@ class Store:
                 return flight.value
 
     def _lead(self, key, flight: _Flight, compute, on_progress, name):
-        def report(done: int, total: int) -> None:
-            flight.progress = (done, total)
+        def report(*progress) -> None:
+            flight.progress = progress
             if on_progress:
-                on_progress(done, total)
+                on_progress(*progress)
 
         began = time.perf_counter()
         try:

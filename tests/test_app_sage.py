@@ -2,6 +2,9 @@
 compares four vocabularies with a verdict per trend, refuses bad settings, and hands its
 vocabulary to the Compare page."""
 
+import threading
+import time
+
 import pytest
 import streamlit as st
 from apptools import open_page
@@ -10,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from subtok_core import sage
 from subtok_core.sage import verdict as sage_verdict
+from subtok_core.sage import worker as sage_worker
 
 TINY = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}  # 19 Russian sentences
 # 300 BPE pieces pruned to 150 in three steps of 50: step 2 exists with k = 50
@@ -160,33 +164,44 @@ def test_a_second_session_on_the_same_sample_with_another_v_sees_its_own_run():
     assert up_close(first) == expected_up_close(first, own, 2)
 
 
-def test_stop_on_the_random_control_ends_the_page_and_each_run_trains_once(monkeypatch):
-    """Stop on the random control (seed 1) used to start seed 1 again in the loop over
-    the random seeds, under the same button key: StreamlitDuplicateElementKey
-    'sage_stop_random_1'. AppTest cannot deliver a button's return value on these pages
-    (ensure_navigation reruns once per AppTest run, which resets triggers), so the press
-    is simulated where the page reads the button."""
+def test_stop_during_the_controls_ends_the_page_and_each_run_finishes_once(monkeypatch):
+    """The controls run all at once beside SaGe's run (pages/_sage_runs.py). Here they are
+    held until Stop is pressed while the page waits for them: every one ends (they stop
+    at their next report), the page says it stopped, and a second session computes the
+    controls and takes SaGe's run from the store. Runs in this process (SUBTOK_WORKERS=0)
+    so that the spy sees them. AppTest cannot deliver a button's return value on these
+    pages (ensure_navigation reruns once per AppTest run, which resets triggers), so the
+    press is simulated where the page reads the button."""
     st.cache_data.clear()
     st.cache_resource.clear()
-    trained = []
-    real_trace = sage.trace_sage
+    monkeypatch.setenv("SUBTOK_WORKERS", "0")
+    started, finished, release = [], [], threading.Event()
+    real_trace = sage_worker.trace_reported
 
-    def spy(sentences, s, control=None, *args, **kwargs):
-        trained.append((control, s.seed))
-        return real_trace(sentences, s, control, *args, **kwargs)
+    def spy(sentences, s, control, report):
+        started.append((control, s.seed))
+        while control is not None and not release.is_set():
+            report(0, 0, "held by the test", None)  # raises once the runs are cancelled
+            time.sleep(0.01)
+        trace = real_trace(sentences, s, control, report)
+        finished.append((control, s.seed))
+        return trace
 
     real_button = DeltaGenerator.button
 
     def pressed(self, label, key=None, *args, **kwargs):
         clicked = real_button(self, label, key, *args, **kwargs)
-        return clicked or (label == "Stop" and key.startswith("sage_stop_random_1"))
+        return clicked or key == "sage_stop_controls"
 
-    monkeypatch.setattr(sage, "trace_sage", spy)
+    monkeypatch.setattr(sage_worker, "trace_reported", spy)
     monkeypatch.setattr(DeltaGenerator, "button", pressed)
     at = sage_page()
     assert [w.value for w in at.warning] == ["Stopped before the first step finished."]
-    assert trained == [(None, 1), ("frequency", 1)]
+    every = [(None, 1), ("frequency", 1)] + [("random", x) for x in range(1, 6)]
+    assert sorted(started, key=str) == sorted(every, key=str)  # all at once
+    assert finished == [(None, 1)]
     monkeypatch.setattr(DeltaGenerator, "button", real_button)
-    again = sage_page()  # a second session: the two finished runs come from the store
+    release.set()
+    again = sage_page()  # a second session: SaGe's run from the store, the controls anew
     assert "of 5 seeds" in markdown(again)
-    assert trained == [(None, 1), ("frequency", 1)] + [("random", x) for x in range(1, 6)]
+    assert sorted(finished, key=str) == sorted(every, key=str)  # each one finished once

@@ -17,7 +17,15 @@ from subtok_core import compare, corpus, sage
 from subtok_core import measure as metrics
 from subtok_core.unigram.seed import SEEDS
 
-LESSONS = ["_widgets.py", "_corpus.py", "_steps.py", "bpe.py", "wordpiece.py", "unigram.py", "compare.py"]
+LESSONS = [
+    "_widgets.py",
+    "_corpus.py",
+    "_steps.py",
+    "bpe.py",
+    "wordpiece.py",
+    "unigram.py",
+    "compare.py",
+]
 SAMPLE, SIZE = "sample:crime", 150  # 19 Russian sentences: quick to train and to measure
 
 

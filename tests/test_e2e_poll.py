@@ -82,9 +82,7 @@ def test_a_round_driven_by_the_teachers_browser_and_a_students_phone(
         # the teacher's panel rereads the round on its own (a fragment on a timer)
         expect(desk.get_by_text("1 answer.")).to_be_visible(timeout=30_000)
         desk.get_by_role("button", name="Reveal").click()
-        expect(desk.get_by_text("(est, </w>) occurs 9 times").first).to_be_visible(
-            timeout=30_000
-        )
+        expect(desk.get_by_text("(est, </w>) occurs 9 times").first).to_be_visible(timeout=30_000)
         expect(page.get_by_text("You predicted it.")).to_be_visible(timeout=30_000)
     finally:
         teacher.close()

@@ -29,7 +29,7 @@ def top_inside(page: Page, locator, rows: int = 60) -> None:
     """The element starts inside the window, with at least `rows` pixels of it shown."""
     box = locator.bounding_box()
     assert box is not None, "not drawn"
-    assert 0 <= box["y"] and box["y"] + min(rows, box["height"]) <= PROJECTOR["height"], box
+    assert box["y"] >= 0 and box["y"] + min(rows, box["height"]) <= PROJECTOR["height"], box
 
 
 @pytest.mark.parametrize("path,sentence", LESSONS)
@@ -46,7 +46,8 @@ def test_the_step_view_fits_the_projector(page: Page, app_url: str, path, senten
     top_inside(page, slider, 40)
     said = page.get_by_test_id("stAlert").filter(has_text=sentence).first
     top_inside(page, said, 40)
-    top_inside(page, page.locator("[data-testid=stDataFrame] >> visible=true").first, 110)  # header and 2 rows
+    table = page.locator("[data-testid=stDataFrame] >> visible=true").first
+    top_inside(page, table, 110)  # its header and two rows
     sidebar = page.get_by_test_id("stSidebar")
     if present:
         expect(sidebar).to_be_hidden()

@@ -6,7 +6,9 @@
 - ``train``: Algorithm 3 and its controls (``iter_sage``, ``trace_sage``, ``train_sage``)
   and the state of a run at a step (``vocab_after``, ``corpus_at``, ``embeddings_at``);
 - ``encode``: greedy longest prefix on new text; ``explain``: a sentence on a step and one
-  piece up close (Table 2); ``verdict``: the paper's trends on a run;
+  piece up close; ``verdict``: the paper's trends on a run;
+- ``table1``, ``table2``, ``summary``: the paper's Tables 1 and 2 and its §4 figures on a
+  run (``paper`` quotes the paper's own); ``timing``: how long the paper preset takes;
 - ``io``: plain data and CSV; ``cli``: ``subtok train sage``.
 
 >>> sentences = [["the", "cat"], ["the", "hat"], ["a", "cat", "sat"]] * 3

@@ -104,17 +104,17 @@ class SentenceCorpus:
         self.sentence_of_word = np.repeat(
             np.arange(len(sentence_starts) - 1), np.diff(sentence_starts)
         )
-        order = np.argsort(self.running, kind="stable")
-        bounds = np.searchsorted(self.running[order], np.arange(len(self.words) + 1))
-        self.occurrences = [order[bounds[w] : bounds[w + 1]] for w in range(len(self.words))]
         self.segs = [tuple(greedy(w, self.index, self.max_len)) for w in self.words]
+        self._recuts: dict[tuple[int, int], tuple[int, ...]] = {}  # see recut
         self._rebuild()
 
     def copy(self) -> SentenceCorpus:
         """A copy that prunes on its own: what ``remove`` changes in place (``alive``,
-        ``index``, the cuts) is copied; the rest is shared (``_rebuild`` replaces it)."""
+        ``index``, the cuts, the remembered cuts of ``recut``) is copied; the rest is shared
+        (``_rebuild`` replaces it)."""
         other = copy.copy(self)
         other.alive, other.index, other.segs = self.alive.copy(), dict(self.index), list(self.segs)
+        other._recuts = dict(self._recuts)
         return other
 
     @property
@@ -134,12 +134,8 @@ class SentenceCorpus:
         within = np.arange(int(self.word_start[-1])) - np.repeat(self.word_start[:-1], word_lengths)
         self.flat = seg_flat[np.repeat(seg_start[self.running], word_lengths) + within]
         self.sentence_of_token = np.repeat(self.sentence_of_word, word_lengths)
+        self.word_of_token = np.repeat(np.arange(len(self.running)), word_lengths)  # running word
         self.sentence_start = self.word_start[self.sentence_word_start]
-        self.holders: dict[int, list[int]] = {}
-        for w, seg in enumerate(self.segs):
-            for t in set(seg):
-                self.holders.setdefault(t, []).append(w)
-        self.flat_list = self.flat.tolist()
 
     def remove(self, ids: Iterable[int]) -> None:
         """Take pieces out of the vocabulary and re-cut every word that used them."""
@@ -147,10 +143,33 @@ class SentenceCorpus:
         self.alive[ids] = False
         for t in ids:
             del self.index[self.pieces[t]]
-        touched = {w for t in ids for w in self.holders.get(t, ())}
-        for w in touched:
+        # the distinct words cut with a removed piece: those of its running tokens
+        used = np.zeros(len(self.pieces) + 1, dtype=bool)  # the extra entry: UNKNOWN (-1)
+        used[ids] = True
+        touched = np.unique(self.running[self.word_of_token[used[self.flat]]])
+        for w in touched.tolist():
             self.segs[w] = tuple(greedy(self.words[w], self.index, self.max_len))
+        # a remembered cut stays right unless it used a removed piece (see recut)
+        gone = set(ids)
+        self._recuts = {
+            key: cut
+            for key, cut in self._recuts.items()
+            if key[1] not in gone and gone.isdisjoint(cut)
+        }
         self._rebuild()
+
+    def recut(self, w: int, t: int) -> tuple[int, ...]:
+        """Distinct word `w` cut without piece `t` (what its ablation would make of it).
+
+        Cuts are remembered from one prune step to the next: greedy longest prefix makes
+        the same choice at every position of a cut when a piece the cut does not use goes,
+        so a remembered cut is only dropped when a piece it uses is removed.
+        """
+        cut = self._recuts.get((w, t))
+        if cut is None:
+            cut = tuple(greedy(self.words[w], self.index, self.max_len, t))
+            self._recuts[w, t] = cut
+        return cut
 
     def usage(self) -> np.ndarray:
         """How often each piece occurs in the running tokens (0 for unused and pruned)."""
@@ -161,10 +180,11 @@ class SentenceCorpus:
 
     def sentence_tokens(self, s: int) -> list[str]:
         a, b = self.sentence_start[s], self.sentence_start[s + 1]
-        return [self.pieces[t] for t in self.flat_list[a:b]]
+        return [self.pieces[t] for t in self.flat[a:b].tolist()]
 
     def token_sentences(self) -> list[list[str]]:
         """Every sentence as its list of piece strings (what Word2Vec trains on)."""
         names = self.pieces
         bounds = self.sentence_start.tolist()
-        return [[names[t] for t in self.flat_list[a:b]] for a, b in zip(bounds, bounds[1:])]
+        flat = self.flat.tolist()
+        return [[names[t] for t in flat[a:b]] for a, b in zip(bounds, bounds[1:])]

@@ -29,15 +29,17 @@ subtraction (tests/test_sage.py checks this against whole-sentence re-tokenizati
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .corpus import SentenceCorpus, greedy
+from .stretch import batches, stretches
 
 LN2 = float(np.log(2))
 MATRIX_MAX = 4096  # up to this many pieces the pair table is kept whole (128 MB at most)
+DOTS_BATCH = 1 << 16  # above it, pairs take their dot products this many at a time
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -80,15 +82,26 @@ def train_embeddings(
     epochs: int = 5,
     workers: int = 1,
     loss_window: int = 5,
+    on_epoch: Callable[[int, int], None] | None = None,
 ) -> Embeddings:
     """gensim Word2Vec skipgram on the tokenized sentences (Table 6 settings by default);
     the cost of an untrained piece's pair is the mean one-way loss of the sample's pairs
-    within `loss_window`."""
+    within `loss_window`. `on_epoch(done, epochs)` is called after each epoch (gensim calls
+    back no more often); an exception there ends the training."""
     from gensim.models import Word2Vec
+    from gensim.models.callbacks import CallbackAny2Vec
+
+    class Epochs(CallbackAny2Vec):
+        done = 0
+
+        def on_epoch_end(self, model) -> None:
+            self.done += 1
+            on_epoch(self.done, epochs)
 
     model = Word2Vec(
         corpus.token_sentences(), sg=1, vector_size=dim, window=window, negative=negative,
         min_count=1, seed=seed, workers=workers, epochs=epochs,
+        callbacks=[Epochs()] if on_epoch else [],
     )  # fmt: skip
     n = len(corpus.pieces)
     target, context = np.zeros((n, dim)), np.zeros((n, dim))
@@ -123,19 +136,40 @@ class PairLoss:
         self.emb = emb
         self.table = None
         if len(emb.target) <= MATRIX_MAX:
-            one_way = _neg_log_sigmoid(emb.target @ emb.context.T)
-            one_way[~emb.trained, :] = emb.unseen_cost
-            one_way[:, ~emb.trained] = emb.unseen_cost
-            self.table = one_way + one_way.T
+            table = emb.target @ emb.context.T  # -log sigmoid(x) = log(1 + e^-x), in place
+            np.logaddexp(0.0, np.negative(table, out=table), out=table)
+            table[~emb.trained, :] = emb.unseen_cost
+            table[:, ~emb.trained] = emb.unseen_cost
+            self.table = _add_transpose(table)
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        if self.table is not None:
-            return self.table[a, b]
+        if self.table is not None:  # one flat index: faster than table[a, b], same values
+            return self.table.ravel().take(a * len(self.table) + b)
+        out = np.empty(len(a))
+        for i in range(0, len(a), DOTS_BATCH):  # a batch at a time: two vectors per pair
+            out[i : i + DOTS_BATCH] = self._dots(a[i : i + DOTS_BATCH], b[i : i + DOTS_BATCH])
+        return out
+
+    def _dots(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         t, c, known = self.emb.target, self.emb.context, self.emb.trained
         both = known[a] & known[b]
         forward = _neg_log_sigmoid(np.einsum("ij,ij->i", t[a], c[b]))
         backward = _neg_log_sigmoid(np.einsum("ij,ij->i", t[b], c[a]))
         return np.where(both, forward + backward, 2 * self.emb.unseen_cost)
+
+
+def _add_transpose(table: np.ndarray, block: int = 512) -> np.ndarray:
+    """table + table.T, written into `table` a block at a time (no second table in memory).
+
+    >>> _add_transpose(np.array([[1.0, 2.0], [3.0, 4.0]]), block=1).tolist()
+    [[2.0, 5.0], [5.0, 8.0]]
+    """
+    for i in range(0, len(table), block):
+        for j in range(i, len(table), block):  # the blocks on and above the diagonal
+            both = table[i : i + block, j : j + block] + table[j : j + block, i : i + block].T
+            table[i : i + block, j : j + block] = both
+            table[j : j + block, i : i + block] = both.T
+    return table
 
 
 def _loss_of(emb: Embeddings | PairLoss) -> PairLoss:
@@ -170,45 +204,18 @@ def corpus_loss(corpus: SentenceCorpus, emb: Embeddings | PairLoss, window: int)
 def ablation_losses(
     corpus: SentenceCorpus, candidates: Sequence[int], emb: Embeddings | PairLoss, window: int
 ) -> np.ndarray:
-    """The ablation loss of each candidate piece, computed on local stretches."""
+    """The ablation loss of each candidate piece, computed on its local stretches (see
+    stretch.py), a batch of candidates at a time to bound the memory."""
     pair = _loss_of(emb)
-    old, new, old_len, new_len, owner = [], [], [], [], []
-    flat = corpus.flat_list
-    starts, sent_starts = corpus.word_start, corpus.sentence_start
-    for slot, t in enumerate(candidates):
-        words = corpus.holders.get(int(t), ())
-        if not words:
-            continue  # an unused piece: removing it changes nothing
-        recut = {w: greedy(corpus.words[w], corpus.index, corpus.max_len, int(t)) for w in words}
-        runs = np.concatenate([corpus.occurrences[w] for w in words])
-        runs.sort()
-        sentences = corpus.sentence_of_word[runs]
-        cuts = np.flatnonzero(np.diff(sentences)) + 1
-        for group in np.split(runs, cuts):
-            s = corpus.sentence_of_word[group[0]]
-            lo = max(int(sent_starts[s]), int(starts[group[0]]) - window)
-            hi = min(int(sent_starts[s + 1]), int(starts[group[-1] + 1]) + window)
-            stretch, pos = [], lo
-            for r in group.tolist():
-                stretch += flat[pos : starts[r]]
-                stretch += recut[corpus.running[r]]
-                pos = int(starts[r + 1])
-            stretch += flat[pos:hi]
-            old += flat[lo:hi]
-            new += stretch
-            old_len.append(hi - lo)
-            new_len.append(len(stretch))
-            owner.append(slot)
-    if not owner:
-        return np.zeros(len(candidates))
-    g = len(owner)
-    before = group_losses(
-        np.asarray(old, np.int64), np.repeat(np.arange(g), old_len), g, pair, window
-    )
-    after = group_losses(
-        np.asarray(new, np.int64), np.repeat(np.arange(g), new_len), g, pair, window
-    )
-    return np.bincount(owner, weights=after - before, minlength=len(candidates))
+    candidates = np.asarray(candidates, dtype=np.int64)
+    losses = np.zeros(len(candidates))
+    for part in batches(corpus, candidates):  # each candidate's groups in one batch
+        s = stretches(corpus, candidates[part], window)
+        if g := len(s.owner):
+            before = group_losses(s.before, s.before_group, g, pair, window)
+            after = group_losses(s.after, s.after_group, g, pair, window)
+            losses[part] = np.bincount(s.owner, after - before, minlength=len(losses[part]))
+    return losses
 
 
 def ablation_loss_whole(

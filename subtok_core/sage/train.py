@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import bpe, limits
 from ..corpus import count_words
-from ..records import Trace
+from ..records import Progress, Trace
 from .corpus import SentenceCorpus
 from .loss import Embeddings, PairLoss, ablation_losses, corpus_loss, train_embeddings
 from .records import CONTROLS, SCORE_NAMES, SageModel, SageSettings, SageStart, SageStep
@@ -66,8 +66,11 @@ def check_settings(s: SageSettings, control: str | None = None) -> None:
         )
 
 
-def prepare(sentences: Sequence[Sequence[str]], s: SageSettings) -> SentenceCorpus:
-    """Train BPE (▁ marker) to the initial size and tokenize the sample with it."""
+def prepare(
+    sentences: Sequence[Sequence[str]], s: SageSettings, progress: Progress = None
+) -> SentenceCorpus:
+    """Train BPE (▁ marker) to the initial size (`progress(merges, total)` as it goes) and
+    tokenize the sample with it."""
     sentences = [list(words) for words in sentences if words]
     if not sentences:
         raise ValueError("The sample is empty: SaGe needs sentences of words.")
@@ -86,7 +89,7 @@ def prepare(sentences: Sequence[Sequence[str]], s: SageSettings) -> SentenceCorp
             f"vocab size {s.vocab_size} is smaller than the {alphabet} characters (▁ "
             "included) of this sample, which are never pruned."
         )
-    trace = bpe.trace_bpe(wc, vocab_size=s.start_size, marker="sow")
+    trace = bpe.trace_bpe(wc, vocab_size=s.start_size, marker="sow", progress=progress)
     if trace.truncated:
         made = len(bpe.model_from_trace(trace).vocab)
         raise ValueError(
@@ -113,6 +116,18 @@ def _scorer(control: str | None, s: SageSettings) -> Callable:
     return lambda corpus, pool, emb: ablation_losses(corpus, pool, emb, s.window)
 
 
+def _scores(score: Callable, corpus, pool: np.ndarray, pair, progress: Progress) -> np.ndarray:
+    """score(corpus, pool, pair), in parts of about 5 % of the pool when someone follows
+    the progress (each piece's score is its own: the parts give the same scores)."""
+    parts = np.array_split(pool, min(len(pool), 20)) if progress and len(pool) else [pool]
+    done = []
+    for part in parts:
+        done.append(np.asarray(score(corpus, part, pair), dtype=float))
+        if progress:
+            progress(sum(map(len, done)), len(pool))
+    return np.concatenate(done)
+
+
 def _ranked(pool: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     order = np.lexsort((pool, scores))  # lowest score first; ties: earlier piece first
     return pool[order], scores[order]
@@ -123,9 +138,11 @@ def iter_sage(
     s: SageSettings,
     control: str | None = None,
     on_phase: Callable[[str], None] | None = None,
+    on_progress: Progress = None,
 ) -> Iterator[SageStep]:
     """Algorithm 3 on a prepared corpus, one SageStep per prune; the run prunes a copy, so
-    `corpus` stays as it was. `on_phase(text)` hears what is being computed (a status line).
+    `corpus` stays as it was. `on_phase(text)` hears what is being computed (a status line),
+    `on_progress(done, total)` how far that phase is (Word2Vec's epochs, pieces scored).
     """
     check_settings(s, control)
     say = on_phase or (lambda text: None)
@@ -140,13 +157,13 @@ def iter_sage(
         if retrain:
             say(f"step {i + 1}: training Word2Vec on {len(corpus.flat):,} tokens")
             emb = train_embeddings(corpus, s.dim, s.w2v_window, s.negative, s.seed,
-                                   s.epochs, s.workers, s.window)  # fmt: skip
+                                   s.epochs, s.workers, s.window, on_progress)  # fmt: skip
             pair = PairLoss(emb)
         # every m steps (or with no candidate left) score every prunable piece, else the candidates
         full = control is not None or i % s.m == 0 or len(cands) == 0
         pool = np.flatnonzero(corpus.alive & ~corpus.protected) if full else cands
         say(f"step {i + 1}: scoring {len(pool):,} pieces by {SCORE_NAMES[control]}")
-        ranked, scores = _ranked(pool, np.asarray(score(corpus, pool, pair), dtype=float))
+        ranked, scores = _ranked(pool, _scores(score, corpus, pool, pair, on_progress))
         # a full scoring keeps the M lowest as the new candidate set
         if full:
             ranked, scores = ranked[: s.M], scores[: s.M]
@@ -170,20 +187,22 @@ def trace_sage(
     control: str | None = None,
     on_step: Callable[[SageStep, int], None] | None = None,
     on_phase: Callable[[str], None] | None = None,
+    on_progress: Progress = None,
 ) -> Trace:
     """Run Algorithm 3 (or a control) to the vocab size; `on_step(step, total)` is called
-    after every prune (the page's progress bar), `on_phase(text)` before each long part."""
+    after every prune (the page's progress bar), `on_phase(text)` before each long part,
+    `on_progress(done, total)` within it (BPE's merges, Word2Vec's epochs, pieces scored)."""
     check_settings(s, control)
     if on_phase:
         on_phase(f"training BPE to {s.start_size:,} pieces")
-    corpus = prepare(sentences, s)
+    corpus = prepare(sentences, s, on_progress)
     start = SageStart(
         tuple(corpus.pieces), int(corpus.protected.sum()),
         corpus.n_sentences, len(corpus.running), len(corpus.flat),
     )  # fmt: skip
     total = steps_needed(s)
     steps = []
-    for step in iter_sage(corpus, s, control, on_phase):
+    for step in iter_sage(corpus, s, control, on_phase, on_progress):
         steps.append(step)
         if on_step:
             on_step(step, total)
