@@ -21,6 +21,7 @@ re-creates a symbol that already exists; such pairs are kept in `unsorted`.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 
 from . import limits
 from .corpus import WordCounts
@@ -36,7 +37,7 @@ class SymbolCorpus:
     # no unknown token (every text is bytes), so it learns "[UNK]" like any other text
     refuses_unknown_token = True
 
-    def __init__(self, wc: WordCounts, segs: list[list[str]], names: list[str], ties: str):
+    def __init__(self, wc: WordCounts, segs: Iterable[Sequence[str]], names: list[str], ties: str):
         if ties not in TIE_RULES:
             raise ValueError(f"Unknown tie rule {ties!r}; choose one of {', '.join(TIE_RULES)}.")
         limits.check_words(wc.words)
@@ -45,7 +46,13 @@ class SymbolCorpus:
         self.ties, self.counts = ties, list(wc.counts)
         self.names = list(names)
         self.ids = {s: chr(i) for i, s in enumerate(self.names)}
-        self.words = ["".join(self.ids[s] for s in seg) for seg in segs]
+        # a word given as a str is cut into its characters: translated in one go, in C
+        table = {ord(s): i for s, i in self.ids.items() if len(s) == 1}
+        id_of = self.ids.__getitem__
+        self.words = [
+            seg.translate(table) if isinstance(seg, str) else "".join(map(id_of, seg))
+            for seg in segs
+        ]
         self.where: dict[str, list[int]] = defaultdict(list)
         self.unsorted: set[str] = set()
         self.corpus_symbols = sum(len(s) * c for s, c in zip(self.words, self.counts))
@@ -53,12 +60,12 @@ class SymbolCorpus:
     def initial_pair_counts(self) -> dict[str, int]:
         """Count every adjacent pair (weighted by word counts) and note where it occurs."""
         counts: dict[str, int] = defaultdict(int)
-        for w, word in enumerate(self.words):
-            c = self.counts[w]
+        where = self.where
+        for w, (word, c) in enumerate(zip(self.words, self.counts)):
             for i in range(len(word) - 1):
                 pair = word[i : i + 2]
                 counts[pair] += c
-                self.where[pair].append(w)
+                where[pair].append(w)
         return counts
 
     def name(self, symbol: str) -> str:
@@ -100,32 +107,52 @@ class SymbolCorpus:
         """
         a, b = pair
         delta: dict[str, int] = defaultdict(int)
+        made_in: dict[str, list[int]] = defaultdict(list)  # words of the new pairs, in order
         where, words, counts = self.where, self.words, self.counts
         merged = 0
         for w in where.pop(pair, ()):
             old = words[w]
-            if pair not in old:
+            i = old.find(pair)
+            if i < 0:
                 continue  # this word lost the pair to an earlier merge
             c = counts[w]
             word = words[w] = old.replace(pair, new)
-            merged += c * (len(old) - len(word))
+            end = len(old) - 2
             if not is_new:  # the new symbol may stand in the word already: recount it
+                merged += c * (len(old) - len(word))
                 _diff_pairs(old, word, c, delta, where, w)
                 self.unsorted.update(word[i : i + 2] for i in range(len(word) - 1))
                 continue
+            if len(word) == end + 1:  # merged once (most words): neighbours are in old
+                merged += c
+                if i:  # the left neighbour now pairs with the new symbol
+                    left = old[i - 1]
+                    delta[left + a] -= c
+                    made = left + new
+                    delta[made] += c
+                    made_in[made].append(w)
+                if i < end:  # and so does the right one
+                    right = old[i + 2]
+                    delta[b + right] -= c
+                    made = new + right
+                    delta[made] += c
+                    made_in[made].append(w)
+                continue
+            merged += c * (len(old) - len(word))
             j = word.find(new)
             while j >= 0:
                 if j > 0:  # the left neighbour now pairs with the new symbol
                     left = word[j - 1]
                     delta[(b if left == new else left) + a] -= c
                     delta[left + new] += c
-                    where[left + new].append(w)
+                    made_in[left + new].append(w)
                 if j + 1 < len(word) and word[j + 1] != new:  # and so does the right one
                     right = word[j + 1]
                     delta[b + right] -= c
                     delta[new + right] += c
-                    where[new + right].append(w)
+                    made_in[new + right].append(w)
                 j = word.find(new, j + 1)
+        where.update(made_in)  # pairs with a new symbol: no list yet
         if pair in self.unsorted:  # the lists made here follow this pair's list order
             self.unsorted.update(p for p in delta if new in p)
         self.corpus_symbols -= merged

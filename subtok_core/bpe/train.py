@@ -16,136 +16,39 @@ Hugging Face tokenizers' BpeTrainer does.
 
 ``reference.py`` has the same algorithm as a student would first write it (recount every
 pair before every merge); the property tests check that both give the same merges.
+``state.py`` keeps the counts: a merge visits only the words that have the pair.
+``trace_bpe`` keeps a record of every step (what the BPE page shows: the top of the pair
+table, the pairs tied with the chosen one); ``train_bpe`` makes the same merges and keeps
+only the model, as Hugging Face's BpeTrainer does.
 """
 
 from __future__ import annotations
 
-import heapq
-from collections import defaultdict
 from collections.abc import Callable, Iterator
 
 from ..corpus import WordCounts
-from ..merging import SymbolCorpus, collect_steps, merge_goal, snapshot_mode, stop_reason
-from ..records import EOW, SOW, Trace
+from ..merging import collect_steps, merge_goal, snapshot_mode, stop_reason
+from ..records import Trace
 from .encode import word_segmenter
-from .records import BpeModel, BpeStart, BpeStep, _check_marker, initial_symbols
+from .records import BpeModel, BpeStep
+from .state import TOP_PAIRS, _State
 
 SNAPSHOT_MAX_WORDS = 400  # corpora with more distinct words get compact steps
-
-TOP_PAIRS = 20  # pair-table rows kept per step in compact traces
-
-
-class _State(SymbolCorpus):
-    """The corpus during training, with pair counts kept up to date merge by merge.
-
-    `buckets` groups pairs by count and `levels` is a heap of the counts in use (some
-    stale). A merge never makes a count above the merged pair's, so the highest count only
-    goes down and the pairs tied at it are one lookup away.
-    """
-
-    def __init__(self, wc: WordCounts, marker: str, ties: str, snapshot: bool):
-        _check_marker(marker)
-        segs = [initial_symbols(w, marker) for w in wc.words]
-        bare = sorted({ch for w in wc.words for ch in w} | _marker_symbols(marker))
-        suffixed = list(dict.fromkeys(s[-1] for s in segs)) if marker == "suffix" else []
-        names = bare + [s for s in suffixed if s not in set(bare)]
-        self._setup(wc, segs, names, ties, snapshot)
-
-    def _setup(self, wc: WordCounts, segs: list, names: list[str], ties: str, snapshot: bool):
-        """Count every pair of the words cut into `segs` (symbols numbered as in `names`);
-        byte-level BPE (bytebpe/) starts here with its own symbols."""
-        SymbolCorpus.__init__(self, wc, segs, names, ties)
-        self.snapshot = snapshot
-        self.vocab: list[str] = [self.ids[s] for s in self.names]
-        self.pair_counts = self.initial_pair_counts()
-        self.buckets: dict[int, set[str]] = defaultdict(set)
-        for pair, c in self.pair_counts.items():
-            self.buckets[c].add(pair)
-        self.levels = [-c for c in self.buckets]
-        heapq.heapify(self.levels)
-
-    def _recount(self, pair: str, delta: int) -> None:
-        """Move a pair to the bucket of its new count."""
-        old = self.pair_counts.get(pair, 0)
-        new = old + delta
-        if old:
-            bucket = self.buckets[old]
-            bucket.discard(pair)
-            if not bucket:
-                del self.buckets[old]
-        if new > 0:
-            self.pair_counts[pair] = new
-            if new not in self.buckets:
-                heapq.heappush(self.levels, -new)
-            self.buckets[new].add(pair)
-        else:
-            self.pair_counts.pop(pair, None)
-
-    def top(self, limit: int) -> list[tuple[str, int]]:
-        """The pairs of the highest count in tie order, then the groups below it, until
-        at least `limit` pairs (the first group always whole)."""
-        levels, buckets = self.levels, self.buckets
-        found: list[tuple[str, int]] = []
-        kept: list[int] = []
-        key = None if self.ties == "tokenizers" else self.tie_order
-        while levels and (not found or len(found) < limit):
-            count = -heapq.heappop(levels)
-            if count not in buckets or count in kept:
-                continue  # stale level: no pair has this count any more
-            kept.append(count)
-            group = buckets[count]
-            if found:  # below the top group only the rows of the table are needed
-                group = heapq.nsmallest(limit - len(found), group, key=key)
-            found.extend((pair, count) for pair in sorted(group, key=key))
-        for count in kept:
-            heapq.heappush(levels, -count)
-        return found
-
-    def merge(self, pair: str) -> tuple[str, bool]:
-        """Replace the pair everywhere; update only the counts next to each merge."""
-        new, is_new = self.intern(self.name(pair[0]) + self.name(pair[1]))
-        if is_new:
-            self.vocab.append(new)
-        delta, _merged = self.merge_words(pair, new, is_new)
-        self._recount(pair, -self.pair_counts[pair])
-        for p, d in delta.items():
-            if d and p != pair:
-                self._recount(p, d)
-        return new, is_new
-
-    def pair_table(self, limit: int | None) -> tuple[tuple[str, str, int], ...]:
-        """Pairs by count (high first), ties in tie order: all of them (snapshot), or the
-        groups at the top of the queue until `limit` pairs (compact)."""
-        if limit is None:
-            items = sorted(self.pair_counts.items(), key=lambda pc: (-pc[1], self.tie_order(pc[0])))
-        else:
-            items = self.top(limit)[:limit]
-        return tuple((*self.pair_name(p), count) for p, count in items)
-
-    def start(self, wc: WordCounts) -> BpeStart:
-        segs = self.segmentations() if self.snapshot else None
-        table = self.pair_table(None if self.snapshot else TOP_PAIRS)
-        vocab = tuple(self.name(s) for s in self.vocab)
-        return BpeStart(wc.words, wc.counts, vocab, segs, table, self.corpus_symbols)
-
-
-def _marker_symbols(marker: str) -> set[str]:
-    return {"eow": {EOW}, "sow": {SOW}}.get(marker, set())
 
 
 def _steps(state: _State, goal: int, by_merges: bool) -> Iterator[BpeStep]:
     """Merge until `goal` merges (or `goal` new symbols) are made or no pair is left."""
     number = 0
+    named = state.pair_name
     while goal > 0:
-        top = state.top(TOP_PAIRS)
-        if not top:
-            return
-        pair, count = top[0]
-        tied = [p for p, c in top[1:] if c == count]
-        if state.snapshot:
-            table = state.pair_table(None)
-        else:
-            table = tuple((*state.pair_name(p), c) for p, c in top[:TOP_PAIRS])
+        # 1. the groups of highest count, in tie order: the first pair is the one to merge
+        groups = state.top(TOP_PAIRS)
+        if not groups:
+            return  # every word is a single symbol: nothing left to merge
+        count, (pair, *tied) = groups[0]
+        # 2. the table the step shows: every pair (toys) or the first rows (real samples)
+        table = state.pair_table(None) if state.snapshot else state.rows(groups, TOP_PAIRS)
+        # 3. merge the pair in every word that has it, moving only the counts next to it
         new, is_new = state.merge(pair)
         number += 1
         goal -= 1 if (by_merges or is_new) else 0
@@ -154,7 +57,7 @@ def _steps(state: _State, goal: int, by_merges: bool) -> Iterator[BpeStep]:
             pair=state.pair_name(pair),
             count=count,
             new_symbol=state.name(new),
-            tied_with=tuple(state.pair_name(p) for p in tied),
+            tied_with=tuple(map(named, tied)),
             pair_table=table,
             vocab_size=len(state.vocab),
             corpus_symbols=state.corpus_symbols,
@@ -219,8 +122,26 @@ def train_bpe(
     marker: str = "none",
     ties: str = "first",
 ) -> BpeModel:
-    """Train to the end and keep the model (merges in order, vocabulary, alphabet)."""
-    return model_from_trace(trace_bpe(wc, merges, vocab_size, marker, ties, snapshot=False))
+    """Train to the end and keep the model (merges in order, vocabulary, alphabet).
+
+    The same merges as ``trace_bpe``, without its step records (pair tables, tied pairs):
+    what a model needs, and all that Hugging Face's BpeTrainer makes.
+    """
+    state = _State(wc, marker, ties, snapshot=False)
+    alphabet = tuple(state.name(s) for s in state.vocab)
+    goal = merge_goal(len(alphabet), merges, vocab_size)
+    learned = []
+    while goal > 0:
+        # 1. the pair of highest count (the tie rule picks among equal counts)
+        best = state.best()
+        if best is None:
+            break  # every word is a single symbol: nothing left to merge
+        # 2. merge it in every word that has it, moving only the counts next to it
+        _new, is_new = state.merge(best[0])
+        learned.append(state.pair_name(best[0]))
+        goal -= 1 if (merges is not None or is_new) else 0
+    vocab = tuple(state.name(s) for s in state.vocab)
+    return BpeModel(tuple(learned), vocab, alphabet, marker)
 
 
 def corpus_at(trace: Trace, upto: int, limit: int = 40) -> list[tuple[str, int, tuple[str, ...]]]:

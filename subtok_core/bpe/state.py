@@ -1,0 +1,231 @@
+"""The corpus during BPE training: pair counts grouped by count, kept up to date merge by merge.
+
+``train.py`` runs the merges; this module holds what one merge reads and changes. Words
+are strings of symbol ids (``merging.SymbolCorpus``: symbol i is the character chr(i)), so
+cutting a pair out of a word is one ``str.replace`` in C. A merge visits only the words
+that have the pair (``where``) and changes only the counts next to each merge; the pairs of
+one count are one set in ``buckets``, so the pairs tied at the top are one lookup away and
+the next pair to merge is the smallest of that set in the tie order.
+
+Worked example (001, `toy:cat-bat`: cat 10, bat 5, bag 12, tag 4, cats 5): (a,t) 20 is
+alone at the top. Merging it visits cat, bat and cats only: (c,a) 15 becomes (c,at) 15,
+(b,a) 17 loses bat's 5, and (a,g) 16 is now the top.
+
+>>> from subtok_core.corpus import load
+>>> state = _State(load("toy:cat-bat"), "none", "first", snapshot=False)
+>>> pair, count = state.best()
+>>> state.pair_name(pair), count
+(('a', 't'), 20)
+>>> _ = state.merge(pair)
+>>> state.rows(state.top(3), 3)
+(('a', 'g', 16), ('c', 'at', 15), ('b', 'a', 12))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from heapq import heapify, heappop, heappush
+
+from ..corpus import WordCounts
+from ..merging import SymbolCorpus
+from ..records import EOW, SOW
+from .records import BpeStart, _check_marker, initial_symbols
+
+TOP_PAIRS = 20  # pair-table rows kept per step in compact traces
+
+
+class _State(SymbolCorpus):
+    """The corpus during training, with pair counts kept up to date merge by merge.
+
+    `buckets` files the pairs by count, `filed` says which bucket holds a pair and
+    `levels` is a heap of the filed counts (some stale: their bucket emptied). A count
+    that goes down leaves its pair where it is (most never come near the top) and marks it
+    `dirty`; when a bucket is looked at, its dirty pairs move to the bucket of their count.
+    Every pair is filed at its count or above it, so the top bucket, once its dirty pairs
+    are gone, holds the pairs of the highest count.
+
+    `named` keeps one (symbol, symbol) tuple per pair and `table_rows` one (symbol,
+    symbol, count) row, which the steps share while they hold (a late step lists hundreds
+    of tied pairs, and its table is mostly the one before). `keys` keeps the tie key of
+    rule ``first`` per pair: the word and character offset of its first occurrence, which
+    cannot move while the pair's occurrences stay the same, so it is dropped whenever the
+    pair is filed again.
+    """
+
+    def __init__(self, wc: WordCounts, marker: str, ties: str, snapshot: bool):
+        _check_marker(marker)
+        bare = sorted(set("".join(wc.words)) | _marker_symbols(marker))
+        # with the suffix marker, word-final symbols come after the characters
+        suffixed = dict.fromkeys(w[-1] + EOW for w in wc.words) if marker == "suffix" else {}
+        names = bare + list(suffixed)
+        self._setup(wc, _first_symbols(wc.words, marker), names, ties, snapshot)
+
+    def _setup(self, wc: WordCounts, segs: Iterable, names: list[str], ties: str, snapshot: bool):
+        """Count every pair of the words cut into `segs` (symbols numbered as in `names`);
+        byte-level BPE (bytebpe/) starts here with its own symbols."""
+        SymbolCorpus.__init__(self, wc, segs, names, ties)
+        self.snapshot = snapshot
+        self.vocab: list[str] = [self.ids[s] for s in self.names]
+        self.pair_counts: dict[str, int] = dict(self.initial_pair_counts())
+        self.filed = dict(self.pair_counts)
+        self.dirty: set[str] = set()
+        self.buckets: dict[int, set[str]] = {}
+        for pair, c in self.pair_counts.items():
+            self.buckets.setdefault(c, set()).add(pair)
+        self.levels = [-c for c in self.buckets]
+        heapify(self.levels)
+        self.keys: dict[str, tuple[int, int]] = {}
+        self.named: dict[str, tuple[str, str]] = {}
+        self.table_rows: dict[str, tuple[str, str, int]] = {}
+        # the key that orders tied pairs (None: the pair itself, its ids in order)
+        self.tie_key = {"first": self.first_key, "lex": self.tie_order}.get(ties)
+
+    def pair_name(self, pair: str) -> tuple[str, str]:
+        """The two symbols of a pair, one tuple per pair however many steps list it."""
+        named = self.named.get(pair)
+        if named is None:
+            named = self.named[pair] = (self.names[ord(pair[0])], self.names[ord(pair[1])])
+        return named
+
+    def first_key(self, pair: str) -> tuple[int, int]:
+        """(word index, character offset) of the pair's first occurrence: sorts as
+        ``first_seen``, and stays right while the pair's count does not change."""
+        key = self.keys.get(pair)
+        if key is None:
+            w, i = self.first_seen(pair)
+            offset = sum(len(self.names[ord(s)]) for s in self.words[w][:i])
+            key = self.keys[pair] = (w, offset)
+        return key
+
+    def _file(self, pair: str, count: int) -> None:
+        """Put a pair in the bucket of its count (a pair of count 0 goes nowhere)."""
+        old = self.filed.pop(pair, None)
+        if old is not None:  # filed before: take it out (emptied buckets go when looked at)
+            self.buckets[old].discard(pair)
+            self.keys.pop(pair, None)
+            self.dirty.discard(pair)
+        if count > 0:
+            self.filed[pair] = count
+            bucket = self.buckets.get(count)
+            if bucket is None:
+                self.buckets[count] = {pair}
+                heappush(self.levels, -count)
+            else:
+                bucket.add(pair)
+
+    def _group(self, count: int) -> set[str] | None:
+        """The pairs of this count (None if there are none), after moving down those whose
+        count has gone down since they were filed here."""
+        bucket = self.buckets.get(count)
+        if bucket is None:
+            return None
+        for pair in bucket & self.dirty:
+            self._file(pair, self.pair_counts.get(pair, 0))
+        if not bucket:
+            del self.buckets[count]
+            return None
+        return bucket
+
+    def best(self) -> tuple[str, int] | None:
+        """The pair to merge next and its count (None when no pair is left)."""
+        levels = self.levels
+        while levels:
+            count = -levels[0]
+            group = self._group(count)
+            if group:
+                return min(group, key=self.tie_key), count
+            heappop(levels)  # stale level: no pair has this count any more
+        return None
+
+    def top(self, limit: int) -> list[tuple[int, list[str]]]:
+        """The groups of highest count, each (count, its pairs in tie order): the first
+        group whole, then the next ones until at least `limit` pairs."""
+        levels, key = self.levels, self.tie_key
+        groups: list[tuple[int, list[str]]] = []
+        size = 0
+        while levels and (not groups or size < limit):
+            count = -heappop(levels)
+            group = self._group(count) if all(c != count for c, _ in groups) else None
+            if not group:
+                continue  # stale level: no pair has this count any more
+            pairs = sorted(group, key=key)
+            if groups:  # below the top group only the rows of the table are needed
+                pairs = pairs[: limit - size]
+            groups.append((count, pairs))
+            size += len(pairs)
+        for count, _ in groups:
+            heappush(levels, -count)
+        return groups
+
+    def rows(self, groups: list[tuple[int, list[str]]], limit: int) -> tuple[tuple, ...]:
+        """The first `limit` rows of the pair table: (symbol, symbol, count)."""
+        rows: list[tuple[str, str, int]] = []
+        for count, pairs in groups:
+            rows += [self.row(p, count) for p in pairs[: limit - len(rows)]]
+        return tuple(rows)
+
+    def row(self, pair: str, count: int) -> tuple[str, str, int]:
+        """One row of the pair table, the same tuple as long as the count holds."""
+        row = self.table_rows.get(pair)
+        if row is None or row[2] != count:
+            row = self.table_rows[pair] = (*self.pair_name(pair), count)
+        return row
+
+    def merge(self, pair: str) -> tuple[str, bool]:
+        """Replace the pair everywhere; update only the counts next to each merge."""
+        new, is_new = self.intern(self.name(pair[0]) + self.name(pair[1]))
+        if is_new:
+            self.vocab.append(new)
+        else:  # an old symbol made again: pairs may move in a word and keep their count
+            self.keys.clear()
+        delta, _merged = self.merge_words(pair, new, is_new)
+        delta[pair] = -self.pair_counts[pair]  # the merged pair is gone
+        counts, dirty, filed, buckets = self.pair_counts, self.dirty, self.filed, self.buckets
+        for p, d in delta.items():
+            if d < 0:  # gone down: it stays filed where it is for now
+                now = counts[p] + d
+                if now:
+                    counts[p] = now
+                else:
+                    del counts[p]
+                dirty.add(p)
+            elif is_new:  # a pair with the new symbol: filed for the first time
+                counts[p] = filed[p] = d
+                bucket = buckets.get(d)
+                if bucket is None:
+                    buckets[d] = {p}
+                    heappush(self.levels, -d)
+                else:
+                    bucket.add(p)
+            elif d > 0:  # an old symbol made again: more of a pair, file it again
+                counts[p] = counts.get(p, 0) + d
+                self._file(p, counts[p])
+        return new, is_new
+
+    def pair_table(self, limit: int | None) -> tuple[tuple[str, str, int], ...]:
+        """Pairs by count (high first), ties in tie order: all of them (snapshot), or the
+        groups at the top of the queue until `limit` pairs (compact)."""
+        if limit is not None:
+            return self.rows(self.top(limit), limit)
+        items = sorted(self.pair_counts.items(), key=lambda pc: (-pc[1], self.tie_order(pc[0])))
+        return tuple((*self.pair_name(p), count) for p, count in items)
+
+    def start(self, wc: WordCounts) -> BpeStart:
+        segs = self.segmentations() if self.snapshot else None
+        table = self.pair_table(None if self.snapshot else TOP_PAIRS)
+        vocab = tuple(self.name(s) for s in self.vocab)
+        return BpeStart(wc.words, wc.counts, vocab, segs, table, self.corpus_symbols)
+
+
+def _first_symbols(words: tuple[str, ...], marker: str) -> Iterable:
+    """Each word cut into its first symbols: as a str when every symbol is one character
+    (no marker, or SentencePiece's one-character ▁), else a list, made one at a time."""
+    if marker == "none":
+        return words
+    if marker == "sow":
+        return (SOW + w for w in words)
+    return (initial_symbols(w, marker) for w in words)
+
+
+def _marker_symbols(marker: str) -> set[str]:
+    return {"eow": {EOW}, "sow": {SOW}}.get(marker, set())
