@@ -23,6 +23,8 @@ FRAME_CSS = """<style>
   .block-container {padding-top: 1.4rem;}
 }
 h1 {font-size: 2.1rem !important; padding-top: 0 !important;}
+/* a little less air between blocks: the step view fits 720 px */
+.stMainBlockContainer div[data-testid="stVerticalBlock"] {gap: 0.8rem;}
 h3 {font-size: 1.35rem !important;}
 </style>"""
 

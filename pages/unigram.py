@@ -67,7 +67,7 @@ def set_choices(choices: tuple[str, ...]) -> None:
 def controls():
     """Every choice of the page; returns (name, variant, params for trace_unigram)."""
     box = w.settings_row(PAGE)
-    c1, c2, c3, c4 = box.columns([2.6, 1.8, 1.4, 1])
+    c1, c2, c3, c4 = box.columns([2, 1.5, 2.3, 1])
     name = w.corpus_select(c1, default="toy:run-bug")
     variant = w.choice_box(
         c2,
@@ -109,7 +109,7 @@ def controls():
         params = settings(variant)
     params.update(variant=variant, log_base=base if variant == "textbook" else "e")
     if variant == "textbook":
-        w.settings_caption(c1, name, base=base)
+        w.settings_caption(c3, name, base=base)  # beside the corpus caption, not under it
     params["vocab_size"] = size or None
     if size == 0 and name.startswith("sample:"):
         params["vocab_size"] = SAMPLE_SIZE

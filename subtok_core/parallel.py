@@ -66,7 +66,7 @@ DIED = (
 )
 
 _lock = threading.Lock()  # making the pool
-_main_lock = threading.Lock()  # swapping __main__ (see _without_main)
+_main_lock = threading.Lock()  # swapping __main__ (see without_main)
 _pool: ProcessPoolExecutor | None = None
 _manager = None  # a multiprocessing manager: the progress queues and cancel flags
 
@@ -89,7 +89,7 @@ def worker_count() -> int:
 
 
 @contextlib.contextmanager
-def _without_main():
+def without_main():
     """A new process of spawn or forkserver first runs the parent's ``__main__`` module
     again. Under Streamlit that is the app's script (Streamlit installs each script run as
     ``__main__``), which must not run in a worker: while a process starts, a bare module
@@ -113,7 +113,7 @@ class _Process(_BASE.Process):
     """A process of the pool (or its manager), started without the parent's __main__."""
 
     def start(self) -> None:
-        with _without_main():
+        with without_main():
             super().start()
 
 

@@ -40,7 +40,7 @@ def test_deep_link_opens_merge_three_and_next_shows_the_fourth(page: Page, app_u
     expect(page.get_by_text("Merge 3: the pair (est, </w>) occurs 9 times")).to_be_visible(
         timeout=30_000
     )
-    page.locator(".st-key-bpe_step_next button").click()
+    page.locator(".st-key-bpe_step_next button").first.click()
     expect(
         page.get_by_text("Merge 4: the pair (l, o) occurs 7 times, tied with (o, w)")
     ).to_be_visible(timeout=30_000)
@@ -55,7 +55,7 @@ def test_wordpiece_deep_link_shows_the_tie_at_one_quarter(page: Page, app_url: s
     page.goto(f"{app_url}/wordpiece?corpus=toy:sunflower&step=2")
     settle(page)
     expect(page.get_by_text("Merge 2: (##e, ##r) scores 1/4")).to_be_visible(timeout=30_000)
-    page.locator(".st-key-wordpiece_step_next button").click()
+    page.locator(".st-key-wordpiece_step_next button").first.click()
     expect(page.get_by_text("Merge 3: (##e, ##d) scores 1/1")).to_be_visible(timeout=30_000)
     expect(page).to_have_url(re.compile(r"step=3"))
     expect(page.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()

@@ -27,6 +27,7 @@ def settle(page: Page) -> None:
 
 def top_inside(page: Page, locator, rows: int = 60) -> None:
     """The element starts inside the window, with at least `rows` pixels of it shown."""
+    expect(locator).to_be_visible()
     box = locator.bounding_box()
     assert box is not None, "not drawn"
     assert box["y"] >= 0 and box["y"] + min(rows, box["height"]) <= PROJECTOR["height"], box
@@ -42,7 +43,7 @@ def test_the_step_view_fits_the_projector(page: Page, app_url: str, path, senten
     settle(page)
     scrolled = page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop")
     assert scrolled == 0, f"the page opened scrolled down by {scrolled} px"
-    slider = page.get_by_test_id("stSlider").first
+    slider = page.locator(".st-key-step")  # the step slider (others hide in expanders)
     top_inside(page, slider, 40)
     said = page.get_by_test_id("stAlert").filter(has_text=sentence).first
     top_inside(page, said, 40)

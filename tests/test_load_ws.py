@@ -3,6 +3,7 @@ checks of one tab against the running app, and what it counts as an error. The l
 itself (many sessions, timings) is not run here."""
 
 import asyncio
+import concurrent.futures
 import sys
 from argparse import Namespace
 from pathlib import Path
@@ -19,6 +20,13 @@ from load_ws import one_session  # noqa: E402
 LINK = "/bpe?corpus=toy:low-lower&marker=eow&step=2"  # 10 merges: steps 0 to 10
 
 
+def run_apart(coroutine):
+    """asyncio.run in a thread of its own: Playwright's sync API (the browser tests of the
+    same session) keeps an event loop running in the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
 def stream(app_url: str) -> str:
     return app_url.replace("http://", "ws://") + "/_stcore/stream"
 
@@ -33,7 +41,7 @@ def test_a_tab_opens_a_deep_link_and_moves_the_step_by_button_and_by_slider(app_
             seen.append((await tab.run(*step_states(tab, "slider", 7)), tab.step_shown()))
             return [*seen, after_next, tab.query, tab.page_hash]
 
-    first, nxt, slid, after_next, after_slider, page_hash = asyncio.run(walk())
+    first, nxt, slid, after_next, after_slider, page_hash = run_apart(walk())
     assert first == ([], 2)  # the address's step
     assert nxt == ([], 3)  # one further
     assert slid == ([], 7)  # where the slider was set
@@ -44,7 +52,7 @@ def test_a_tab_opens_a_deep_link_and_moves_the_step_by_button_and_by_slider(app_
 
 def test_one_session_renders_and_steps_without_errors(app_url):
     args = Namespace(timeout=60, steps=2, via="next", think=0)
-    session = asyncio.run(one_session(stream(app_url), LINK, args))
+    session = run_apart(one_session(stream(app_url), LINK, args))
     assert session.errors == []
     assert session.first_render is not None and len(session.steps) == 2
     assert session.runs >= 3  # the first render, then one run per step

@@ -54,7 +54,9 @@ def refuse(report):
 @pytest.fixture(scope="module")
 def manager():
     """Shared objects the tests hand to the children (a barrier, a log)."""
-    with multiprocessing.get_context("spawn").Manager() as shared:
+    with parallel.without_main():  # after an AppTest, __main__ is app.py: not in a child
+        shared = multiprocessing.get_context("spawn").Manager()
+    with shared:
         yield shared
 
 

@@ -9,7 +9,7 @@ import os
 import pickle
 import threading
 
-from subtok_core import bpe, corpus, diskcache
+from subtok_core import bpe, corpus, diskcache, parallel
 from subtok_core.diskcache import DiskCache
 from subtok_core.store import Store
 
@@ -233,8 +233,9 @@ def _write_many(directory: str, start: int) -> None:
 def test_two_processes_writing_one_directory_leave_every_file_whole(tmp_path, caplog):
     spawn = multiprocessing.get_context("spawn")
     workers = [spawn.Process(target=_write_many, args=(str(tmp_path), s)) for s in (0, 20)]
-    for worker in workers:
-        worker.start()
+    with parallel.without_main():  # after an AppTest, __main__ is app.py: not in a child
+        for worker in workers:
+            worker.start()
     for worker in workers:
         worker.join(120)
     assert [w.exitcode for w in workers] == [0, 0]
