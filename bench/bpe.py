@@ -24,6 +24,7 @@ Usage (from the repository root)::
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -39,7 +40,7 @@ import tokenizers  # noqa: E402
 from _timing import setup, train_sentencepiece  # noqa: E402  (bench/ is on sys.path when run as a script)
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers  # noqa: E402
 
-from subtok_core.bpe import BpeModel, trace_bpe, train_bpe  # noqa: E402
+from subtok_core.bpe import BpeModel, Pair, trace_bpe, train_bpe  # noqa: E402
 from subtok_core.corpus import count_words  # noqa: E402
 
 TARGET_RATIO = 1.5  # issue 18: train_bpe within 1.5x of tokenizers' BpeTrainer
@@ -56,6 +57,7 @@ def race(repeat: int, runs: dict[str, Callable[[], Any]]) -> dict[str, tuple]:
             wall, cpu, result = best[label]
             if wall is None:
                 continue  # it failed in an earlier round
+            gc.collect()  # the garbage of the run before is not this run's to collect
             start, start_cpu = time.perf_counter(), time.process_time()
             try:
                 result = run()
@@ -72,9 +74,13 @@ def train_ours(lines: list[str], vocab_size: int) -> BpeModel:
     return train_bpe(wc, vocab_size=vocab_size, ties="tokenizers")
 
 
-def trace_ours(lines: list[str], vocab_size: int):
+def trace_ours(lines: list[str], vocab_size: int) -> tuple[Pair, ...]:
+    """The merges of the trace (the trace itself goes at once: later runs do not carry
+    its objects through their garbage collections)."""
     wc = count_words(" ".join(lines).split())
-    return trace_bpe(wc, vocab_size=vocab_size, ties="tokenizers")
+    return tuple(
+        step.pair for step in trace_bpe(wc, vocab_size=vocab_size, ties="tokenizers").steps
+    )
 
 
 def train_tokenizers(lines: list[str], vocab_size: int) -> Tokenizer:
@@ -149,7 +155,7 @@ def main() -> None:
         "our merges == tokenizers' merges:",
         compare_merges(list(ours.merges), tokenizers_merges(tok)),
     )
-    same = [step.pair for step in trace.steps] == list(ours.merges)
+    same = trace == ours.merges
     print("trace_bpe's merges == train_bpe's merges:", "yes" if same else "NO")
 
 
@@ -161,7 +167,7 @@ def size(result) -> str:
         return f"{result.get_vocab_size()} symbols"
     if isinstance(result, bytes):
         return f"{spm.SentencePieceProcessor(model_proto=result).get_piece_size()} pieces"
-    return f"{len(result.steps)} steps with tables"
+    return f"{len(result)} steps with tables"
 
 
 if __name__ == "__main__":

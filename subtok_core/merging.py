@@ -14,8 +14,8 @@ re-creates a symbol that already exists; such pairs are kept in `unsorted`.
 >>> counts = corpus.initial_pair_counts()
 >>> new, is_new = corpus.intern("ab")
 >>> delta, merged = corpus.merge_words(corpus.ids["a"] + corpus.ids["b"], new, is_new)
->>> corpus.segmentations(), merged, {corpus.pair_name(p): d for p, d in delta.items() if d}
-((('ab', 'ab'),), 4, {('b', 'a'): -2, ('ab', 'ab'): 2})
+>>> corpus.segmentations(), merged, sorted((corpus.pair_name(p), d) for p, d in delta.items() if d)
+((('ab', 'ab'),), 4, [(('ab', 'ab'), 2), (('b', 'a'), -2)])
 """
 
 from __future__ import annotations
@@ -58,15 +58,14 @@ class SymbolCorpus:
         self.corpus_symbols = sum(len(s) * c for s, c in zip(self.words, self.counts))
 
     def initial_pair_counts(self) -> dict[str, int]:
-        """Count every adjacent pair (weighted by word counts) and note where it occurs."""
-        counts: dict[str, int] = defaultdict(int)
+        """Note where every adjacent pair occurs (a word once per occurrence), then count
+        each pair: the counts of its words added up."""
         where = self.where
-        for w, (word, c) in enumerate(zip(self.words, self.counts)):
+        for w, word in enumerate(self.words):
             for i in range(len(word) - 1):
-                pair = word[i : i + 2]
-                counts[pair] += c
-                where[pair].append(w)
-        return counts
+                where[word[i : i + 2]].append(w)
+        count_of = self.counts.__getitem__
+        return {pair: sum(map(count_of, found)) for pair, found in where.items()}
 
     def name(self, symbol: str) -> str:
         return self.names[ord(symbol)]
@@ -104,10 +103,13 @@ class SymbolCorpus:
 
         Returns the change of every pair count next to a merge (the merged pair's own
         count is left to the caller: it is gone) and how many symbols left the corpus.
+        Each pair made with a new symbol stands where an old pair stood: (x, new) where
+        (x, a) was, (new, y) where (b, y) was, (new, new) where (b, a) was. So the loop
+        only notes the words each new pair is made in; the counts follow from them.
         """
         a, b = pair
         delta: dict[str, int] = defaultdict(int)
-        made_in: dict[str, list[int]] = defaultdict(list)  # words of the new pairs, in order
+        made_in: dict[str, list[int]] = defaultdict(list)  # a word once per pair made there
         where, words, counts = self.where, self.words, self.counts
         merged = 0
         for w in where.pop(pair, ()):
@@ -115,43 +117,41 @@ class SymbolCorpus:
             i = old.find(pair)
             if i < 0:
                 continue  # this word lost the pair to an earlier merge
-            c = counts[w]
             word = words[w] = old.replace(pair, new)
-            end = len(old) - 2
             if not is_new:  # the new symbol may stand in the word already: recount it
+                c = counts[w]
                 merged += c * (len(old) - len(word))
                 _diff_pairs(old, word, c, delta, where, w)
                 self.unsorted.update(word[i : i + 2] for i in range(len(word) - 1))
                 continue
+            end = len(old) - 2
             if len(word) == end + 1:  # merged once (most words): neighbours are in old
-                merged += c
+                merged += counts[w]
                 if i:  # the left neighbour now pairs with the new symbol
-                    left = old[i - 1]
-                    delta[left + a] -= c
-                    made = left + new
-                    delta[made] += c
-                    made_in[made].append(w)
+                    made_in[old[i - 1] + new].append(w)
                 if i < end:  # and so does the right one
-                    right = old[i + 2]
-                    delta[b + right] -= c
-                    made = new + right
-                    delta[made] += c
-                    made_in[made].append(w)
+                    made_in[new + old[i + 2]].append(w)
                 continue
-            merged += c * (len(old) - len(word))
+            merged += counts[w] * (len(old) - len(word))
+            last = len(word) - 1
             j = word.find(new)
             while j >= 0:
-                if j > 0:  # the left neighbour now pairs with the new symbol
-                    left = word[j - 1]
-                    delta[(b if left == new else left) + a] -= c
-                    delta[left + new] += c
-                    made_in[left + new].append(w)
-                if j + 1 < len(word) and word[j + 1] != new:  # and so does the right one
-                    right = word[j + 1]
-                    delta[b + right] -= c
-                    delta[new + right] += c
-                    made_in[new + right].append(w)
+                if j:  # the left neighbour (maybe new itself) now pairs with new
+                    made_in[word[j - 1] + new].append(w)
+                if j < last and word[j + 1] != new:  # and so does the right one
+                    made_in[new + word[j + 1]].append(w)
                 j = word.find(new, j + 1)
+        # each new pair gains what its words count, the old pair it replaced loses as much
+        count_of = counts.__getitem__
+        for made, made_words in made_in.items():
+            n = sum(map(count_of, made_words))
+            delta[made] += n
+            if made[0] != new:
+                delta[made[0] + a] -= n  # (x, new) replaced (x, a)
+            elif made[1] != new:
+                delta[b + made[1]] -= n  # (new, y) replaced (b, y)
+            else:
+                delta[b + a] -= n  # (new, new) replaced (b, a) between two merges
         where.update(made_in)  # pairs with a new symbol: no list yet
         if pair in self.unsorted:  # the lists made here follow this pair's list order
             self.unsorted.update(p for p in delta if new in p)

@@ -70,6 +70,9 @@ def check_parity(lines: list[str], marker: str, vocab_size: int) -> int:
     ours = [step.pair for step in trace.steps]
     k = first_open_tie(trace)
     assert ours[:k] == hf_merges[:k]
+    # train_bpe picks the next pair without building step records: the same merges
+    model = train_bpe(word_counts(lines), vocab_size=vocab_size, marker=marker, ties="tokenizers")
+    assert list(model.merges) == ours
     if k == len(ours):
         assert len(ours) == len(hf_merges)
         vocab = list(trace.start.vocab) + [s.new_symbol for s in trace.steps if s.new_in_vocab]

@@ -1,7 +1,8 @@
 """Byte-pair encoding: learn merges one at a time, then replay them to encode a word.
 
 - ``records``: the start state, one merge (``BpeStep``), the model, one encoded word;
-- ``train``: the incremental trainer (``iter_bpe``, ``trace_bpe``, ``train_bpe``);
+- ``train``: the incremental trainer (``iter_bpe``, ``trace_bpe``, ``train_bpe``), and
+  ``state`` the pair counts it keeps up to date merge by merge;
 - ``reference``: the same algorithm as the textbook loop, the one the page shows;
 - ``encode``: replay the merges on new text; ``explain``: sentences on a step;
 - ``io``: plain data and CSV; ``cli``: ``subtok train bpe``.

@@ -189,7 +189,7 @@ class _State(SymbolCorpus):
                 else:
                     del counts[p]
                 dirty.add(p)
-            elif is_new:  # a pair with the new symbol: filed for the first time
+            elif d > 0 and is_new:  # a pair with the new symbol: filed for the first time
                 counts[p] = filed[p] = d
                 bucket = buckets.get(d)
                 if bucket is None:
