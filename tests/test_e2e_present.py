@@ -68,10 +68,16 @@ def test_the_keyboard_steps_and_the_address_follows(page: Page, app_url: str):
         timeout=30_000
     )
     expect(page).to_have_url(re.compile(r"step=4"))
+    # Each key waits for the step it asked for to be drawn: the address changes while the
+    # script still runs, and until it ends the buttons on screen are the last step's (at
+    # step 0, "previous" is disabled, so a ← pressed then does nothing).
     page.keyboard.press("Home")
     expect(page).to_have_url(re.compile(r"^(?!.*step=)"), timeout=30_000)  # step 0: default
+    settle(page)
     page.keyboard.press("End")
     expect(page).to_have_url(re.compile(r"step=10"), timeout=30_000)
+    expect(page.get_by_text("Merge 10: the pair (w, i)")).to_be_visible(timeout=30_000)
+    settle(page)
     page.keyboard.press("ArrowLeft")
     expect(page).to_have_url(re.compile(r"step=9"), timeout=30_000)
 
