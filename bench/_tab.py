@@ -29,19 +29,25 @@ class Tab:
         self.ws, self.query, self.timeout = ws, query, timeout
         self.page_name, self.page_hash = path.strip("/"), ""  # the hash once the server names it
         self.widgets: dict[str, object] = {}  # a widget's key -> its proto, as last drawn
+        self.fragment: dict[str, str] = {}  # a widget's key -> its fragment's id ("": none)
         self.runs = 0  # script runs the server made for this tab, early ends included
+        self.outside = 0  # elements the last run drew outside any fragment (the page's own)
 
-    async def run(self, *states: WidgetState) -> list[str]:
+    async def run(self, *states: WidgetState, fragment_id: str = "") -> list[str]:
         """Ask for a run of the page with the widget `states` changed (a browser sends only
         the widgets it has values for; the server keeps the others), read the server's
-        messages until the run has finished, and return the errors they showed."""
+        messages until the run has finished, and return the errors they showed. A widget
+        inside an st.fragment asks, as the browser does, for a run of its fragment alone
+        (`fragment_id`: see fragment_of)."""
         msg = BackMsg()
         rerun = msg.rerun_script
         rerun.query_string, rerun.page_script_hash = self.query, self.page_hash
+        rerun.fragment_id = fragment_id
         rerun.page_name = "" if self.page_hash else self.page_name  # a deep link's first run
         rerun.widget_states.widgets.extend(states)
         await self.ws.send(msg.SerializeToString())
         errors: list[str] = []
+        self.outside = 0
         async with asyncio.timeout(self.timeout):
             while True:
                 fwd = ForwardMsg.FromString(await self.ws.recv())
@@ -63,9 +69,10 @@ class Tab:
                 ):
                     errors.append(fwd.session_event.script_compilation_exception.message)
                 elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
-                    errors += self._element(fwd.delta.new_element)
+                    errors += self._element(fwd.delta.new_element, fwd.delta.fragment_id)
+                    self.outside += not fwd.delta.fragment_id
 
-    def _element(self, element) -> list[str]:
+    def _element(self, element, fragment_id: str = "") -> list[str]:
         """Keep a keyed widget's proto by its key; an exception or st.error is an error."""
         kind = element.WhichOneof("type")
         if kind is None:
@@ -76,8 +83,13 @@ class Tab:
             return [f"st.error: {' '.join(element.alert.body.split())[:200]}"]
         widget_id = getattr(getattr(element, kind), "id", "")
         if widget_id.startswith("$$ID-"):  # "$$ID-<hash>-<the key the page gave>"
-            self.widgets[widget_id.split("-", 2)[2]] = getattr(element, kind)
+            key = widget_id.split("-", 2)[2]
+            self.widgets[key], self.fragment[key] = getattr(element, kind), fragment_id
         return []
+
+    def fragment_of(self, widget) -> str:
+        """The id of the fragment `widget` was drawn in ("" for the page itself)."""
+        return next((self.fragment[k] for k, w in self.widgets.items() if w is widget), "")
 
     def next_button(self):
         """The step's next button as last drawn (None: the page has none)."""
@@ -96,10 +108,13 @@ class Tab:
         return int((slider.value if slider.set_value else slider.default)[0])
 
 
-def step_states(tab: Tab, via: str, step: int) -> list[WidgetState]:
-    """What a student's move to `step` sends: the next button's trigger, or the slider."""
+def step_states(tab: Tab, via: str, step: int) -> tuple[list[WidgetState], str]:
+    """What a student's move to `step` sends: the next button's trigger, or the slider;
+    and the fragment both are drawn in (the run the browser asks for)."""
     if via == "next":
-        return [WidgetState(id=tab.next_button().id, trigger_value=True)]
-    state = WidgetState(id=tab.step_slider().id)
+        widget = tab.next_button()
+        return [WidgetState(id=widget.id, trigger_value=True)], tab.fragment_of(widget)
+    widget = tab.step_slider()
+    state = WidgetState(id=widget.id)
     state.double_array_value.data.append(step)
-    return [state]
+    return [state], tab.fragment_of(widget)

@@ -103,7 +103,8 @@ async def one_session(base: str, url: str, args) -> Session:
                     step += 1
                     await asyncio.sleep(random.uniform(0, 2 * args.think))  # reading the page
                     begun = time.perf_counter()
-                    s.errors += await tab.run(*step_states(tab, args.via, step))
+                    states, fragment = step_states(tab, args.via, step)
+                    s.errors += await tab.run(*states, fragment_id=fragment)
                     if tab.step_shown() != step:
                         s.errors.append(f"asked for step {step}, the page shows {tab.step_shown()}")
                     if s.errors:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from pages._corpus import TEXT, UPLOAD, corpus_editor, is_sample, punct_on, sample_print
+from pages._guard import guarded
 from pages._keys import current_page, widget_key
 from pages._store import fingerprint
 from pages._url import url_int
@@ -19,7 +20,7 @@ SPEEDS = {"slow (3 s)": 3.0, "normal (1.5 s)": 1.5, "fast (0.7 s)": 0.7}  # auto
 def step_slider(
     last: int,
     key: str = "step",
-    label: str = "step (0 = before the first merge)",
+    label: str | None = None,
     page: str | None = None,
 ) -> int:
     """The step controls in one row, bound to the URL as ?`key`=i: first, previous, the
@@ -36,6 +37,7 @@ def step_slider(
     if last < 1:
         return 0
     page = page or current_page()
+    label = label or "step (0 = before the first merge)"
     playing = widget_key(page, f"{key}_playing")
 
     def go(to: int) -> None:
@@ -110,18 +112,17 @@ def autoplay(key: str, last: int, playing: str, page: str) -> None:
     tick()
 
 
-def corpus_trace_step(
+def corpus_trace(
     name: str,
     prefix: str,
     train: Callable,
-    label: str | None = None,
     algorithm: str | None = None,
     size: int = 0,
 ):
-    """The corpus panel, the trained trace and the step slider:
-    (wc, corpus_print, trace, i, step), where corpus_print is the corpus's fingerprint,
-    hashed once per run; `train(wc, corpus_print)` gives the trace. An upload is timed
-    beforehand for `algorithm` at `size` (see pages._estimate).
+    """The corpus panel and the trained trace: (wc, corpus_print, trace), where
+    corpus_print is the corpus's fingerprint, hashed once per run; `train(wc, corpus_print)`
+    gives the trace. An upload is timed beforehand for `algorithm` at `size` (see
+    pages._estimate).
 
     Stops the page (after an st.error) when the corpus or the settings cannot be used.
     """
@@ -138,11 +139,41 @@ def corpus_trace_step(
     except ValueError as err:
         st.error(str(err))
         st.stop()
-    last = len(trace.steps)
-    i = step_slider(last, label=label, page=prefix) if label else step_slider(last, page=prefix)
-    if trace.truncated:  # no pair left before the merges asked for: the run's natural end
-        st.caption(trace.stop_reason)
-    return wc, corpus_print, trace, i, (trace.steps[i - 1] if i else None)
+    return wc, corpus_print, trace
+
+
+RERUN_PAGE = "steps_rerun_page"  # session: a callback in the step view asks for the whole page
+
+
+def rerun_page() -> None:
+    """Call from the callback of a widget inside the step view (see stepped) whose change
+    the rest of the page reads, such as a choice that changes the trace: the click then
+    reruns the whole page, not only the step view (a callback cannot call st.rerun)."""
+    st.session_state[RERUN_PAGE] = True
+
+
+def stepped(trace, view: Callable[[int, object], None], page: str, label: str | None = None):
+    """The step controls of `trace` and `view(i, step)`, the page's view of step i (step:
+    the trace's step i, None at step 0), as one fragment: a step click, a key pressed or an
+    autoplay tick reruns only these, not the page's title, settings and corpus (with thirty
+    students stepping at once on two cores, the server's time per click is what they wait
+    for; bench/load_ws.py). A widget inside `view` reruns the fragment too; anything that
+    changes the trace (settings, corpus) sits outside it and reruns the whole page."""
+
+    def steps() -> None:
+        if st.session_state.pop(RERUN_PAGE, False):
+            st.rerun(scope="app")  # a choice made in the step view changes the trace
+        last = len(trace.steps)
+        i = step_slider(last, label=label, page=page)
+        if trace.truncated:  # no pair left before the merges asked for: the run's natural end
+            st.caption(trace.stop_reason)
+        view(i, trace.steps[i - 1] if i else None)
+
+    @st.fragment
+    def step_fragment() -> None:
+        guarded(steps, page)  # rerun alone, the fragment is outside the page's guard
+
+    step_fragment()
 
 
 def lazy_expander(label: str, page: str, name: str):

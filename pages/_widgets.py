@@ -30,7 +30,13 @@ from pages._corpus import (  # noqa: F401
 )
 from pages._keys import PAGES, current_page, widget_key  # noqa: F401
 from pages._present import end_of_step_view, page_head, presenting, settings_row  # noqa: F401
-from pages._steps import corpus_trace_step, lazy_expander, step_slider  # noqa: F401
+from pages._steps import (  # noqa: F401
+    corpus_trace,
+    lazy_expander,
+    rerun_page,
+    step_slider,
+    stepped,
+)
 from pages._store import TraceStore, fingerprint, run_key, trace_store  # noqa: F401
 from pages._url import (  # noqa: F401
     FIXES,

@@ -101,7 +101,7 @@ ties = w.ties_select(c3, bpe.TIE_RULES)
 merges = w.merges_input(c4, w.corpus_setting(name, "merges", 10))
 w.settings_caption(c1, name, marker=marker)
 
-wc, _, trace, i, step = w.corpus_trace_step(
+wc, _, trace = w.corpus_trace(
     name,
     "bpe",
     lambda wc, corpus_print: trained(wc, corpus_print, marker, ties, merges),
@@ -109,61 +109,63 @@ wc, _, trace, i, step = w.corpus_trace_step(
     size=merges,  # close enough to the vocab size for the upload's time estimate
 )
 
-if step is None:
-    st.info(explain_bpe_start(trace.start, marker))
-    highlight = set()
-else:
-    st.info(explain_bpe_step(step, ties))
-    highlight = {step.new_symbol}
 
-
-def pair_panel() -> None:
-    """The pair counts before merge i, table and chart (drawn once per run and step)."""
+def step_view(i: int, step) -> None:
+    """Everything that shows step i (rerun alone when the step changes: w.stepped)."""
     if step is None:
-        table = pair_frame(trace.start.pair_table)
+        st.info(explain_bpe_start(trace.start, marker))
+        highlight = set()
     else:
-        table = pair_frame(step.pair_table, step.pair, step.tied_with)
-    w.table_panel(
-        "Pair counts" + (f" before merge {i}" if i else ""),
-        "On a real sample only the most frequent pairs are kept per step.",
-        table,
-        trace,
-        viz.pair_count_chart(table),
-    )
+        st.info(explain_bpe_step(step, ties))
+        highlight = {step.new_symbol}
 
+    def pair_panel() -> None:
+        """The pair counts before merge i, table and chart (drawn once per run and step)."""
+        if step is None:
+            table = pair_frame(trace.start.pair_table)
+        else:
+            table = pair_frame(step.pair_table, step.pair, step.tied_with)
+        w.table_panel(
+            "Pair counts" + (f" before merge {i}" if i else ""),
+            "On a real sample only the most frequent pairs are kept per step.",
+            table,
+            trace,
+            viz.pair_count_chart(table),
+        )
 
-left, right = st.columns([2, 3])
-with left:
-    cached.drawn(w.run_key(trace), ("bpe pairs", i), pair_panel)
-with right:
-    w.corpus_and_vocab(trace, i, highlight, bpe)
+    left, right = st.columns([2, 3])
+    with left:
+        cached.drawn(w.run_key(trace), ("bpe pairs", i), pair_panel)
+    with right:
+        w.corpus_and_vocab(trace, i, highlight, bpe)
 
+    def class_poll() -> None:
+        with w.lazy_expander(
+            "Class poll: everyone predicts the next merge", "bpe", "class_poll"
+        ) as box:
+            if box.open:
+                _poll.teacher_panel("bpe", trace, i)
 
-def class_poll() -> None:
-    with w.lazy_expander(
-        "Class poll: everyone predicts the next merge", "bpe", "class_poll"
-    ) as box:
+    w.end_of_step_view(class_poll)
+    w.growth_chart(trace, i)
+
+    p1, p2 = st.columns(2)
+    with p1:
+        w.predict_panel(
+            trace, i, lambda guess, nxt: judge_guess(guess, nxt, ties), pair_text, "bpe"
+        )
+    with p2:
+        encode_panel(trace, i)
+
+    class_poll()
+
+    with w.lazy_expander("BPE-dropout: the same word cut differently", "bpe", "dropout") as box:
         if box.open:
-            _poll.teacher_panel("bpe", trace, i)
+            model = bpe.model_from_trace(trace, i, split_punct=w.punct_on("bpe"))
+            _regularize.dropout_panel(model, "bpe")
 
 
-w.end_of_step_view(class_poll)
-w.growth_chart(trace, i)
-
-p1, p2 = st.columns(2)
-with p1:
-    w.predict_panel(trace, i, lambda guess, nxt: judge_guess(guess, nxt, ties), pair_text, "bpe")
-with p2:
-    encode_panel(trace, i)
-
-class_poll()
-
-
-with w.lazy_expander("BPE-dropout: the same word cut differently", "bpe", "dropout") as box:
-    if box.open:
-        model = bpe.model_from_trace(trace, i, split_punct=w.punct_on("bpe"))
-        _regularize.dropout_panel(model, "bpe")
-
+w.stepped(trace, step_view, "bpe")
 w.downloads(trace, "bpe")
 _export.hf_download(
     lambda: bpe.model_from_trace(trace, split_punct=w.punct_on("bpe")),

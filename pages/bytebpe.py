@@ -75,34 +75,37 @@ except ValueError as err:
 if not w.presenting():  # at the projector: the merges only
     views.presplit_panel(lines, pattern, style)
     st.header("Learning the merges")
-i = w.step_slider(len(trace.steps), page=PAGE)
-if trace.truncated:  # no pair left before the merges asked for: the run's natural end
-    st.caption(trace.stop_reason)
-step = trace.steps[i - 1] if i else None
-st.info(bytebpe.explain(trace, i))
-new = set() if step is None else {step.new_symbol}
 
-left, right = st.columns([2, 3])
-with left:
-    cached.drawn(
-        w.run_key(trace), ("bytebpe pairs", i, style),
-        lambda: views.pair_panel(trace, i, step, style),
+
+def step_view(i: int, step) -> None:
+    """Everything that shows step i (rerun alone when the step changes: w.stepped)."""
+    st.info(bytebpe.explain(trace, i))
+    new = set() if step is None else {step.new_symbol}
+
+    left, right = st.columns([2, 3])
+    with left:
+        cached.drawn(
+            w.run_key(trace), ("bytebpe pairs", i, style),
+            lambda: views.pair_panel(trace, i, step, style),
+        )  # fmt: skip
+    with right:
+        views.chunks_and_vocab(trace, i, new, style)
+
+    w.end_of_step_view()
+    w.growth_chart(trace, i)
+    w.predict_panel(
+        trace, i, lambda guess, nxt: bytebpe.judge_guess(guess, nxt, ties),
+        lambda pair: views.pair_label(pair, style), PAGE,
     )  # fmt: skip
-with right:
-    views.chunks_and_vocab(trace, i, new, style)
 
-w.end_of_step_view()
-w.growth_chart(trace, i)
-w.predict_panel(
-    trace, i, lambda guess, nxt: bytebpe.judge_guess(guess, nxt, ties),
-    lambda pair: views.pair_label(pair, style), PAGE,
-)  # fmt: skip
+    replay.replay_panel(trace, i, style)
 
-replay.replay_panel(trace, i, style)
+    model = bytebpe.model_from_trace(trace, i)
+    with st.expander("BPE-dropout on bytes: the same text cut differently"):
+        replay.dropout_panel(model, style)
 
-model = bytebpe.model_from_trace(trace, i)
-with st.expander("BPE-dropout on bytes: the same text cut differently"):
-    replay.dropout_panel(model, style)
+
+w.stepped(trace, step_view, PAGE)
 
 # the CSV writes bytes in the display chosen here; the JSON always in GPT-2 letters
 w.downloads(

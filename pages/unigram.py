@@ -413,6 +413,13 @@ def prune_now(choices: tuple[str, ...], prune_step: int) -> None:
     click shows its effect at once: the piece marked pruned, the loss it costs."""
     set_choices(choices)
     st.session_state[STEP] = prune_step
+    w.rerun_page()  # the button sits in the step view; the trace is made outside it
+
+
+def prune_automatically() -> None:
+    """Forget the student's removals (a button's callback); the page trains again."""
+    set_choices(())
+    w.rerun_page()
 
 
 def pick_panel(trace, step) -> None:
@@ -443,8 +450,7 @@ def pick_panel(trace, step) -> None:
         st.button(
             "Back to automatic pruning",
             key=w.widget_key(PAGE, "auto"),
-            on_click=set_choices,
-            args=((),),
+            on_click=prune_automatically,
         )
 
 
@@ -528,36 +534,41 @@ w.page_head(
     "004 of the course material).",
 )
 name, variant, params = controls()
-wc, _, trace, i, step = w.corpus_trace_step(
+wc, _, trace = w.corpus_trace(
     name,
     PAGE,
     lambda wc, corpus_print: trained_with_choices(wc, corpus_print, params),
-    "step (0 = the seed vocabulary)",
     algorithm="unigram" if variant == "em" else None,  # the estimate's figures are EM's
     size=params.get("vocab_size") or SAMPLE_SIZE,
 )
-if step is None:
-    st.info(f"{trace.start.seed} Move the slider to run the first E-step.")
-else:
-    st.info(f"**Round {step.round} · {KIND_TITLE[variant][step.kind]}**  \n{step.note}")
-step_view(trace, i, step, variant)
 
 
-def class_poll() -> None:
-    with w.lazy_expander(
-        "Class poll: everyone predicts the next pruned piece", PAGE, "class_poll"
-    ) as box:
+def whole_step(i: int, step) -> None:
+    """Everything that shows step i (rerun alone when the step changes: w.stepped)."""
+    if step is None:
+        st.info(f"{trace.start.seed} Move the slider to run the first E-step.")
+    else:
+        st.info(f"**Round {step.round} · {KIND_TITLE[variant][step.kind]}**  \n{step.note}")
+    step_view(trace, i, step, variant)
+
+    def class_poll() -> None:
+        with w.lazy_expander(
+            "Class poll: everyone predicts the next pruned piece", PAGE, "class_poll"
+        ) as box:
+            if box.open:
+                _poll.teacher_panel(PAGE, trace, i)
+
+    w.end_of_step_view(class_poll)
+    loss_curve(trace, i, variant)
+    lattice_panel(trace, i, step or trace.start, variant)
+    with w.lazy_expander("n-best and sampling", PAGE, "nbest") as box:
         if box.open:
-            _poll.teacher_panel(PAGE, trace, i)
+            model = _regularize.unigram_model(trace, i)
+            _regularize.nbest_panel(model, PAGE, trace.start.words[0])
+    class_poll()
 
 
-w.end_of_step_view(class_poll)
-loss_curve(trace, i, variant)
-lattice_panel(trace, i, step or trace.start, variant)
-with w.lazy_expander("n-best and sampling", PAGE, "nbest") as box:
-    if box.open:
-        _regularize.nbest_panel(_regularize.unigram_model(trace, i), PAGE, trace.start.words[0])
-class_poll()
+w.stepped(trace, whole_step, PAGE, "step (0 = the seed vocabulary)")
 w.downloads(trace, PAGE, ("steps (CSV)", export.steps_csv), full=True)
 _export.hf_download(
     lambda: _regularize.unigram_model(trace, len(trace.steps)),  # the last step's model

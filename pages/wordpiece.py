@@ -175,7 +175,7 @@ if name == "toy:hug-pug":
     with st.expander("A slip in the Hugging Face course, computed exactly"):
         st.write(wordpiece.HF_COURSE_NOTE)
 
-wc, corpus_print, trace, i, step = w.corpus_trace_step(
+wc, corpus_print, trace = w.corpus_trace(
     name,
     "wordpiece",
     lambda wc, corpus_print: trained(wc, corpus_print, ties, merges, specials),
@@ -183,60 +183,62 @@ wc, corpus_print, trace, i, step = w.corpus_trace_step(
     size=merges,  # close enough to the vocab size for the upload's time estimate
 )
 
-if step is None:
-    st.info(explain_wordpiece_start(trace.start, wordpiece.PREFIX))
-    highlight = set()
-else:
-    st.info(explain_wordpiece_step(step, ties))
-    highlight = {step.new_symbol}
 
-
-def score_panel() -> None:
-    """The scores before merge i, table and chart (drawn once per run and step)."""
+def step_view(i: int, step) -> None:
+    """Everything that shows step i (rerun alone when the step changes: w.stepped)."""
     if step is None:
-        table = score_frame(trace.start.pair_table)
+        st.info(explain_wordpiece_start(trace.start, wordpiece.PREFIX))
+        highlight = set()
     else:
-        table = score_frame(step.pair_table, step.pair, step.tied_with)
-    chart = viz.pair_count_chart(table, value="score")
-    score_format = {"score": st.column_config.NumberColumn(format="%.4f")}
-    title = "Scores" + (f" before merge {i}" if i else "")
-    note = "On a real sample only the best-scoring pairs are kept per step."
-    w.table_panel(title, note, table, trace, chart, column_config=score_format)
+        st.info(explain_wordpiece_step(step, ties))
+        highlight = {step.new_symbol}
+
+    def score_panel() -> None:
+        """The scores before merge i, table and chart (drawn once per run and step)."""
+        if step is None:
+            table = score_frame(trace.start.pair_table)
+        else:
+            table = score_frame(step.pair_table, step.pair, step.tied_with)
+        chart = viz.pair_count_chart(table, value="score")
+        score_format = {"score": st.column_config.NumberColumn(format="%.4f")}
+        title = "Scores" + (f" before merge {i}" if i else "")
+        note = "On a real sample only the best-scoring pairs are kept per step."
+        w.table_panel(title, note, table, trace, chart, column_config=score_format)
+
+    left, right = st.columns([3, 2])
+    with left:
+        cached.drawn(w.run_key(trace), ("wordpiece scores", i), score_panel)
+    with right:
+        w.corpus_and_vocab(trace, i, highlight, wordpiece)
+    if step is not None:  # below the step's own view: BPE's choice against WordPiece's
+        contrast_line(step)
+
+    def class_poll() -> None:
+        with w.lazy_expander(
+            "Class poll: everyone predicts the next merge", "wordpiece", "class_poll"
+        ) as box:
+            if box.open:
+                _poll.teacher_panel("wordpiece", trace, i)
+
+    w.end_of_step_view(class_poll)
+    w.growth_chart(trace, i)
+
+    p1, p2 = st.columns(2)
+    with p1:
+        w.predict_panel(
+            trace,
+            i,
+            lambda guess, nxt: judge_wordpiece_guess(guess, nxt, ties),
+            pair_text,
+            "wordpiece",
+        )
+    with p2:
+        encode_panel(trace, i, wc, corpus_print, merges)
+
+    class_poll()
 
 
-left, right = st.columns([3, 2])
-with left:
-    cached.drawn(w.run_key(trace), ("wordpiece scores", i), score_panel)
-with right:
-    w.corpus_and_vocab(trace, i, highlight, wordpiece)
-if step is not None:  # below the step's own view: BPE's choice against WordPiece's
-    contrast_line(step)
-
-
-def class_poll() -> None:
-    with w.lazy_expander(
-        "Class poll: everyone predicts the next merge", "wordpiece", "class_poll"
-    ) as box:
-        if box.open:
-            _poll.teacher_panel("wordpiece", trace, i)
-
-
-w.end_of_step_view(class_poll)
-w.growth_chart(trace, i)
-
-p1, p2 = st.columns(2)
-with p1:
-    w.predict_panel(
-        trace,
-        i,
-        lambda guess, nxt: judge_wordpiece_guess(guess, nxt, ties),
-        pair_text,
-        "wordpiece",
-    )
-with p2:
-    encode_panel(trace, i, wc, corpus_print, merges)
-
-class_poll()
+w.stepped(trace, step_view, "wordpiece")
 w.downloads(trace, "wordpiece")
 _export.hf_download(
     lambda: wordpiece.model_from_trace(trace, split_punct=w.punct_on("wordpiece")),

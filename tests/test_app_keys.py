@@ -30,6 +30,7 @@ SHARED = (
     "_store.py",
     "_views.py",
     "_present.py",
+    "_guard.py",
 )
 PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by every page
     **dict.fromkeys(SHARED),

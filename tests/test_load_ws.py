@@ -36,18 +36,26 @@ def test_a_tab_opens_a_deep_link_and_moves_the_step_by_button_and_by_slider(app_
         async with websockets.connect(stream(app_url), subprotocols=SUBPROTOCOLS) as ws:
             tab = Tab(ws, "/bpe", LINK.split("?")[1], timeout=60)
             seen = [(await tab.run(), tab.step_shown())]
-            seen.append((await tab.run(*step_states(tab, "next", 3)), tab.step_shown()))
-            after_next = tab.query
-            seen.append((await tab.run(*step_states(tab, "slider", 7)), tab.step_shown()))
-            return [*seen, after_next, tab.query, tab.page_hash]
+            page_drawn = tab.outside
+            states, fragment = step_states(tab, "next", 3)
+            seen.append((await tab.run(*states, fragment_id=fragment), tab.step_shown()))
+            after_next, step_drawn = tab.query, tab.outside
+            states, fragment = step_states(tab, "slider", 7)
+            seen.append((await tab.run(*states, fragment_id=fragment), tab.step_shown()))
+            return [*seen, after_next, tab.query, tab.page_hash, fragment, page_drawn, step_drawn]
 
-    first, nxt, slid, after_next, after_slider, page_hash = run_apart(walk())
+    first, nxt, slid, after_next, after_slider, page_hash, fragment, page_drawn, step_drawn = (
+        run_apart(walk())
+    )
     assert first == ([], 2)  # the address's step
     assert nxt == ([], 3)  # one further
     assert slid == ([], 7)  # where the slider was set
     # the address the server gave back follows the step, as the browser's would
     assert "step=3" in after_next.split("&") and "step=7" in after_slider.split("&")
     assert page_hash  # later runs name the page by its hash, as the browser does
+    # the step controls and view sit in a fragment: a step reruns only it, and the
+    # page's title, settings and corpus editor are not drawn again
+    assert fragment and page_drawn > 5 and step_drawn == 0
 
 
 def test_one_session_renders_and_steps_without_errors(app_url):
