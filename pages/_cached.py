@@ -82,6 +82,13 @@ def altair(chart) -> None:
     st.vega_lite_chart(_convert_altair_to_vega_lite_spec(_Checked(chart)), width="stretch")
 
 
+def figure(run: str | None, what: tuple[Hashable, ...], build: Callable) -> None:
+    """The chart `build()` makes (an Altair chart), its spec built once per `run` and
+    `what` (the chart's name, and whatever else it shows) and sent again on every run."""
+    spec = _convert_altair_to_vega_lite_spec(build()) if run is None else _spec(run, what, build)
+    st.vega_lite_chart(spec, width="stretch")
+
+
 def chart(run: str | None, what: tuple[Hashable, ...], build: Callable, current: int) -> None:
     """The chart `build()` makes (an Altair chart with a `current` parameter, see
     charts.lessons.set_current), built once per `run` and `what`, step `current` marked.

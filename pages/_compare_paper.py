@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from pages import _cached as cached
 from pages import _widgets as w
 from subtok_core import compare
 from subtok_core.charts import morphology as viz_morphology
@@ -140,26 +141,42 @@ def morphology_view(models: dict, prints: dict, labels: dict, names: list, where
         "each micro-averaged (the cuts and boundaries of all words pooled)."
     )
     results = {labels[k]: scored(k, prints[k], m) for k, m in models.items()}
-    table = morphology.summary(results)
-    st.altair_chart(viz_morphology.alignment_chart(table, names=names), width="stretch")
-    st.caption(viz_morphology.HOW_TO_READ)
-    st.dataframe(table.style.format(precision=3, na_rep="undefined"), hide_index=True)
-    pick = {k: results[labels[k]] if k in models else None for k in ("bpe", "unigram")}
-    st.info(morphology.verdict(pick["bpe"], pick["unigram"], where))
+    # everything below but the download is drawn once per set of models and sent again
+    run = w.fingerprint(*(prints[k] for k in models), *labels.values(), *names, where)
+
+    def summary() -> None:
+        table = morphology.summary(results)
+        cached.altair(viz_morphology.alignment_chart(table, names=names))
+        st.caption(viz_morphology.HOW_TO_READ)
+        st.dataframe(table.style.format(precision=3, na_rep="undefined"), hide_index=True)
+        pick = {k: results[labels[k]] if k in models else None for k in ("bpe", "unigram")}
+        st.info(morphology.verdict(pick["bpe"], pick["unigram"], where))
+
+    cached.drawn(run, ("morphology",), summary)
     with st.expander("Every gold word and its cuts"):
-        wide = pd.DataFrame({"word": [g.word for g in gold],
-                             "gold": ["|".join(g.morphs) for g in gold]})  # fmt: skip
-        for name, a in results.items():
-            wide = wide.merge(a.rows[["word", "cut"]].rename(columns={"cut": name}), "left")
-        st.dataframe(wide.fillna("(unknown letters)"), hide_index=True)
+        words = lambda: gold_cuts(gold, results)  # noqa: E731
+        cached.drawn(
+            run,
+            ("morphology words",),
+            lambda: st.dataframe(words().fillna("(unknown letters)"), hide_index=True),
+        )
         st.download_button(
             "Gold words and cuts (CSV)",
-            wide.to_csv(index=False),
+            lambda: words().to_csv(index=False),  # written when clicked
             "morphology.csv",
             "text/csv",
             key=w.widget_key(PAGE, "morphology_csv"),
             on_click="ignore",
         )
+
+
+def gold_cuts(gold, results: dict) -> pd.DataFrame:
+    """Each gold word, its morphemes, and how each tokenizer cut it (None: it could not)."""
+    wide = pd.DataFrame({"word": [g.word for g in gold],
+                         "gold": ["|".join(g.morphs) for g in gold]})  # fmt: skip
+    for name, a in results.items():
+        wide = wide.merge(a.rows[["word", "cut"]].rename(columns={"cut": name}), "left")
+    return wide
 
 
 def bostrom_view(models, prints, labels, names, per, corpus_name: str, size: int) -> None:

@@ -9,6 +9,7 @@ import html
 import pandas as pd
 import streamlit as st
 
+from pages import _cached as cached
 from pages import _widgets as w
 from subtok_core import compare, languages
 from subtok_core.charts import languages as viz_languages
@@ -193,7 +194,8 @@ def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -
         st.caption("Meaning: " + " ".join(languages.MEANING))
     kinds = tuple(models)
     table = premium_table(kinds, tuple(prints[k] for k in kinds), models, labels)
-    st.altair_chart(viz_languages.premium_chart(table, names=names), width="stretch")
+    run = w.fingerprint(*(prints[k] for k in kinds), *names)  # the models, the colors
+    cached.figure(run, ("premium",), lambda: viz_languages.premium_chart(table, names=names))
     st.caption(viz_languages.HOW_TO_READ)
     wide = table.pivot(index="language", columns="tokenizer", values="premium")
     wide = wide.loc[list(languages.NAMES.values()), [labels[k] for k in kinds]]

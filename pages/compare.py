@@ -9,6 +9,7 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
+from pages import _cached as cached
 from pages import _compare_paper as paper
 from pages import _compare_views as views
 from pages import _widgets as w
@@ -131,12 +132,23 @@ def training(kind: str, wc, size: int):
     return lambda report: parallel.run(compare.train, kind, wc, size, report=report)
 
 
-def measure_lines(name: str, measure: str, wc) -> tuple[str, ...]:
-    """The running text the charts are measured on (lines keep word order)."""
+def measure_lines(name: str, measure: str, wc) -> tuple[tuple[str, ...], str]:
+    """The running text the charts are measured on (lines keep word order), and its
+    fingerprint: a shipped sample's or a toy's is its name, hashed once."""
     source = name if measure == SAME else measure
     if corpus.is_toy(source) or source.startswith("sample:"):
-        return tuple(corpus.load_lines(source))
-    return tuple(" ".join([word] * count) for word, count in wc.items())
+        return shipped_lines(source)
+    lines = tuple(" ".join([word] * count) for word, count in wc.items())
+    return lines, w.fingerprint(lines)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def shipped_lines(source: str) -> tuple[tuple[str, ...], str]:
+    """The lines of a toy or a real sample and their fingerprint, read and hashed once per
+    server (hashing a real sample's lines on every run cost some 10 ms) and shared as they
+    are (a tuple: nobody can change it; a cache_data copy cost as much as the hash)."""
+    lines = tuple(corpus.load_lines(source))
+    return lines, w.fingerprint(lines)
 
 
 def tokenized(kind: str, fingerprint: str, model, lines) -> metrics.Tokenized:
@@ -150,11 +162,13 @@ def tokenized(kind: str, fingerprint: str, model, lines) -> metrics.Tokenized:
     )
 
 
-@st.cache_data(max_entries=24, show_spinner=False)
+@st.cache_resource(max_entries=24, show_spinner=False)
 def tables(kind: str, fingerprint: str, _t, _vocab) -> dict:
     """Every metric of one tokenizer on one corpus, computed once per model and corpus:
     `_t` and `_vocab` are tokenized(kind, fingerprint, model, ...) and the vocabulary the
-    measures read (compare.vocabulary: a pretrained tokenizer's pieces used on the corpus)."""
+    measures read (compare.vocabulary: a pretrained tokenizer's pieces used on the corpus).
+    Shared by every session as it is (a cache_resource: no copy made per run, which cost
+    more than drawing), so nothing may change what it returns."""
     return {
         "lengths": metrics.token_lengths(_vocab),
         "fertility": metrics.fertility(_t),
@@ -165,14 +179,24 @@ def tables(kind: str, fingerprint: str, _t, _vocab) -> dict:
     }
 
 
-def chart(title: str, key: str, built, table: pd.DataFrame, read: str | None = None) -> None:
-    """A chart, the sentence that says how to read it, and its table as CSV."""
+def chart(
+    title: str,
+    key: str,
+    build,
+    table: pd.DataFrame,
+    read: str | None = None,
+    run: str | None = None,
+) -> None:
+    """A chart (`build()` makes it: built once per `run`, the fingerprint of everything it
+    shows), the sentence that says how to read it, and its table as CSV (written only
+    when the button is clicked). With thirty students on one server, building every chart
+    and CSV again on each run cost half a second of the server's time (bench/load_ws.py)."""
     st.markdown(f"#### {title}")
-    st.altair_chart(built, width="stretch")
+    cached.figure(run, ("compare", key, title), build)
     st.caption(viz_compare.HOW_TO_READ[read or key])
     st.download_button(
         f"{title} (CSV)",
-        table.to_csv(index=False),
+        lambda: table.to_csv(index=False),
         f"{key}.csv",
         "text/csv",
         key=w.widget_key(PAGE, f"csv_{key}"),
@@ -180,16 +204,48 @@ def chart(title: str, key: str, built, table: pd.DataFrame, read: str | None = N
     )
 
 
-def charts(models: dict, prints: dict, lines: tuple[str, ...], names: list[str]) -> dict:
+def charts(models: dict, prints: dict, measured: tuple, names: list[str]) -> dict:
     """The measures of each model (`prints`: their fingerprints) on `lines`, cached by the
     fingerprint of both: SaGe's numbers follow the vocabulary this session trained."""
-    lines_print = w.fingerprint(lines)  # hashed once per run
+    lines, lines_print = measured  # measure_lines: the lines and their fingerprint
     keys = {k: w.fingerprint(prints[k], lines_print) for k in models}
     toks = {k: tokenized(k, keys[k], m, lines) for k, m in models.items()}
     per = {
         label(k): tables(k, keys[k], toks[k], compare.vocabulary(m, toks[k]))
         for k, m in models.items()
     }
+    run = w.fingerprint(*sorted(keys.items()), *names)  # the models, the lines, the colors
+    shown = chart_tables(run, per)
+    st.subheader("Encoding efficiency")
+    st.dataframe(shown["summary"], hide_index=True)
+    st.caption(
+        "Bostrom & Durrett (Table 2) report tokens per word and per word type; fewer "
+        "tokens for the same text means each token carries more."
+    )
+    wordpiece_note(per)
+    spent = shown["efficiency"]
+    chart(
+        "Characters per token",
+        "efficiency",
+        lambda: viz_compare.efficiency_chart(spent, names=names),
+        spent,
+        run=run,
+    )
+    left, right = st.columns(2)
+    for number, (title, key, read, builder) in enumerate(CHARTS):
+        table = shown[key]
+        with left if number % 2 == 0 else right:
+            build = lambda builder=builder, table=table: builder(table, names=names)  # noqa: E731
+            chart(title, key, build, table, read, run)
+    pair_panel(models, toks, keys)
+    return per  # label -> its measures, for the 002 view below
+
+
+@st.cache_resource(max_entries=24, show_spinner=False)
+def chart_tables(fingerprint: str, _per: dict) -> dict[str, pd.DataFrame]:
+    """The tables the section draws from the measures `_per` (label -> tables(...);
+    `fingerprint`: theirs, and the names' order): the summary, and one per chart. Built
+    once and shared by every session, read only."""
     summary = pd.DataFrame(
         [
             {
@@ -200,30 +256,17 @@ def charts(models: dict, prints: dict, lines: tuple[str, ...], names: list[str])
                 "tokens per word type": t["fertility"].tokens_per_type,
                 f"entries used < {t['profile'].rare_below} times": t["profile"].rare,
             }
-            for name, t in per.items()
+            for name, t in _per.items()
         ]
     )
-    st.subheader("Encoding efficiency")
-    st.dataframe(summary, hide_index=True)
-    st.caption(
-        "Bostrom & Durrett (Table 2) report tokens per word and per word type; fewer "
-        "tokens for the same text means each token carries more."
-    )
-    wordpiece_note(per)
-    spent = viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})
-    chart(
-        "Characters per token",
-        "efficiency",
-        viz_compare.efficiency_chart(spent, names=names),
-        spent,
-    )
-    left, right = st.columns(2)
-    for number, (title, key, read, builder) in enumerate(CHARTS):
-        table = viz_compare.stack({n: _table(t[key]) for n, t in per.items()})
-        with left if number % 2 == 0 else right:
-            chart(title, key, builder(table, names=names), table, read)
-    pair_panel(models, toks)
-    return per  # label -> its measures, for the 002 view below
+    return {
+        "summary": summary,
+        "efficiency": viz_compare.summary_table({n: t["efficiency"] for n, t in _per.items()}),
+        **{
+            key: viz_compare.stack({n: _table(t[key]) for n, t in _per.items()})
+            for _title, key, _read, _builder in CHARTS
+        },
+    }
 
 
 def wordpiece_note(per: dict) -> None:
@@ -258,7 +301,17 @@ def _table(value) -> pd.DataFrame:
     return value.table
 
 
-def pair_panel(models: dict, toks: dict) -> None:
+@st.cache_data(max_entries=64, show_spinner=False)
+def compared(fingerprint: str, _models: tuple, _toks: tuple, names: tuple[str, str]):
+    """The overlap of two vocabularies (`_models`, as encoded in `_toks`) and the
+    frequency differences of their tokens, kept per `fingerprint` of both (their models
+    and measured lines): every session of a class asks for the same."""
+    vocab_a, vocab_b = (compare.vocabulary(m, t) for m, t in zip(_models, _toks, strict=True))
+    both = metrics.overlap(vocab_a, vocab_b, names=names)
+    return metrics.readable(both.table), metrics.frequency_diff(*_toks)
+
+
+def pair_panel(models: dict, toks: dict, keys: dict) -> None:
     """The first tokenizer against another one: vocabulary overlap, frequency shifts."""
     first, *others = models
     a = label(first)
@@ -267,11 +320,12 @@ def pair_panel(models: dict, toks: dict) -> None:
     )
     b = label(other)
     st.subheader(f"{a} against {b}")
-    vocab_a, vocab_b = (compare.vocabulary(models[k], toks[k]) for k in (first, other))
-    both = metrics.overlap(vocab_a, vocab_b, names=(a, b))
+    pair = (first, other)
+    run = w.fingerprint(keys[first], keys[other])
+    both, diff = compared(run, tuple(models[k] for k in pair), tuple(toks[k] for k in pair), (a, b))
     share = metrics.COLUMN_NAMES["word_initial_share"]
     st.dataframe(
-        metrics.readable(both.table),
+        both,
         hide_index=True,
         column_config={share: st.column_config.NumberColumn(format="percent")},
     )
@@ -285,9 +339,9 @@ def pair_panel(models: dict, toks: dict) -> None:
             else ""
         )
     )
-    diff = metrics.frequency_diff(toks[first], toks[other])
     title = f"Tokens whose frequency differs most ({a} vs {b})"
-    chart(title, "diff", viz_compare.frequency_diff_chart(diff), diff, "frequency_diff")
+    build = lambda: viz_compare.frequency_diff_chart(diff)  # noqa: E731
+    chart(title, "diff", build, diff, "frequency_diff", run)
 
 
 def pretrained_note(models: dict) -> None:
@@ -333,7 +387,8 @@ if "sage" in kinds:
     )
 else:
     st.caption("Train a vocabulary on the SaGe page and it can join this comparison.")
-corpus_print = w.fingerprint(wc)  # hashed once per run
+# hashed once per run, a real sample's once per server
+corpus_print = w.sample_print(name, w.punct_on(PAGE)) if w.is_sample(name) else w.fingerprint(wc)
 try:
     found = trained(kinds, wc, corpus_print, size)
 except ValueError as err:
