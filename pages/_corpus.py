@@ -9,7 +9,7 @@ from pages._estimate import upload_notice
 from pages._keys import widget_key
 from pages._store import fingerprint
 from pages._url import choice_box
-from pages._views import last_shown, page_params
+from pages._views import last_shown, note_rewritten, page_params
 from subtok_core import corpus, toys
 
 TEXT, UPLOAD = "text:your own", "upload:a .txt file"
@@ -160,6 +160,8 @@ def corpus_select(col, default: str | None = None) -> str:
     col.caption(corpus_label(name))
     was = last_shown("corpus")
     st.session_state[CHANGED] = was is not None and was != name
+    if st.session_state[CHANGED]:
+        note_rewritten()  # Back returns to the last corpus's view, not to this one's at its step
     if st.session_state[CHANGED] and "step" in page_params():
         st.session_state["step"] = 0  # before the step slider of this run is drawn
     return name

@@ -34,6 +34,7 @@ from streamlit.errors import StreamlitAPIException
 from pages._keys import current_page
 
 PARAMS = "url_params"  # session: page -> {parameter: session key keeping it, None if bound}
+REPLACED = "url_replaced"  # session: page -> {address the browser rewrote: the view it held}
 VIEWS = "url_views"  # session: page -> (bound values, address) as its last run left them
 SHOWN = "url_shown"  # session: the page the last completed run showed
 
@@ -72,6 +73,24 @@ def last_shown(key: str):
     return st.session_state.get(VIEWS, {}).get(page, ({}, {}))[0].get(key)
 
 
+def address_now() -> tuple[tuple[str, str], ...]:
+    """The address's parameters as this run sees them, in a fixed order."""
+    return tuple(sorted(st.query_params.to_dict().items()))
+
+
+def note_rewritten() -> None:
+    """Call when a change the student made to a bound widget changes other parameters too
+    (a new corpus starts at step 0). Before this run the browser rewrote the history entry
+    of the last view with the widget's new value alone (replaceState), and this run's
+    corrections push the new view after it: Back would land on that rewritten entry, a
+    view never shown (the new corpus at the old step). Remember which view it held, for
+    open_view to show on Back or Forward."""
+    page = current_page()
+    before = st.session_state.get(VIEWS, {}).get(page)
+    if before is not None:
+        st.session_state.setdefault(REPLACED, {}).setdefault(page, {})[address_now()] = before
+
+
 def history_navigation() -> bool:
     """Whether this run is the browser's Back or Forward (Streamlit's run context flag)."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -98,17 +117,27 @@ def open_view() -> None:
     history = history_navigation()
     if shown == page and not history:
         return  # a rerun of the same page: its widgets hold the view
-    views = st.session_state.get(VIEWS, {})
+    views = st.session_state.setdefault(VIEWS, {})
     if shown != page:  # the values another page left under the keys both bind go
         for other, (bound, _address) in views.items():
             for key in bound if other != page else ():
                 st.session_state.pop(key, None)
         drop_stray_params(page)
+    rewritten = st.session_state.get(REPLACED, {}).get(page, {}).get(address_now())
+    if history and rewritten is not None:  # an entry the browser rewrote (note_rewritten)
+        views[page] = rewritten  # the view shown last, for the corpus's change test
+        _restore(page, *rewritten, history)
+        return
     if page not in views or any(key in st.query_params for key in page_params(page)):
         return  # the first visit (the defaults), or the address says what to show
     bound, address = views[page]
     if shown == page and not address:
         return  # Back onto this page's defaults, which it shows
+    _restore(page, bound, address, history)
+
+
+def _restore(page: str, bound: dict, address: dict, history: bool) -> None:
+    """Show the view (`bound` values, `address`) again: into the session and the address."""
     st.session_state.update(bound)
     try:  # at once: each change of the address is an entry in the browser's history
         st.query_params.update(address)

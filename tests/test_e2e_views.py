@@ -41,3 +41,46 @@ def test_pages_keep_their_views_and_back_returns_to_the_last_one(page: Page, app
     settle(page)
     expect(bpe_five).to_be_visible(timeout=30_000)
     expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Alow-lower&step=5$"))
+
+
+def choose_corpus(page: Page, name: str) -> None:
+    page.get_by_role("combobox", name="corpus", exact=True).click()
+    page.get_by_role("option", name=name, exact=True).click()
+    settle(page)
+
+
+def test_back_after_a_new_corpus_returns_to_the_last_corpus_at_its_step(page: Page, app_url: str):
+    """Streamlit's browser side rewrites the history entry of the view shown when a bound
+    widget changes (the new corpus at the old step), then the page's reset to step 0
+    pushes the new view: Back lands on the rewritten entry, which must show the view it
+    held (pages/_views.py, note_rewritten), not fox at merge 4."""
+    page.goto(f"{app_url}/bpe?corpus=toy:low-lower&step=3")
+    settle(page)
+    expect(page.get_by_text("Merge 3: the pair (est, </w>) occurs 9 times")).to_be_visible(
+        timeout=30_000
+    )
+    page.get_by_role("button", name="chevron_right").click()  # the step's next button
+    low_four = page.get_by_text("Merge 4: the pair (l, o) occurs 7 times")
+    expect(low_four).to_be_visible(timeout=30_000)
+    settle(page)
+
+    choose_corpus(page, "toy:fox")  # a new corpus starts before its first merge
+    expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Afox$"), timeout=30_000)
+    expect(page.get_by_text("Before the first merge").first).to_be_visible()
+
+    page.go_back()
+    settle(page)
+    expect(low_four).to_be_visible(timeout=30_000)
+    expect(page).to_have_url(re.compile(r"corpus=toy%3Alow-lower&step=4$"), timeout=30_000)
+    page.go_back()
+    settle(page)
+    expect(page.get_by_text("Merge 3: the pair (est, </w>) occurs 9 times")).to_be_visible(
+        timeout=30_000
+    )
+    page.go_forward()
+    settle(page)
+    expect(low_four).to_be_visible(timeout=30_000)
+    page.go_forward()
+    settle(page)
+    expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Afox$"), timeout=30_000)
+    expect(page.get_by_text("Before the first merge").first).to_be_visible()
