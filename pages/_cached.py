@@ -34,6 +34,7 @@ import streamlit as st
 # drawn from a spec kept here sends exactly what st.altair_chart sends.
 from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
 
+from pages._present import presenting
 from subtok_core.charts import lessons as viz
 
 # What is kept, in pieces and in pickled bytes (whichever is reached first); measured on
@@ -55,8 +56,8 @@ def drawn(run: str | None, what: tuple[Hashable, ...], draw: Callable[[], None])
     its own, and it is drawn wherever the call is (inside a `with column:` block too)."""
     if run is None:
         draw()
-    else:
-        _drawn(run, what, draw)
+    else:  # a piece may be drawn otherwise at the projector (pages._widgets.status_table)
+        _drawn(run, (*what, presenting()), draw)
 
 
 @st.cache_data(max_entries=CHART_ENTRIES, max_size=CHART_BYTES, show_spinner=False)

@@ -38,6 +38,7 @@ header[data-testid="stHeader"] {display: none;}
 div[class*="st-key-"][class*="_edit_"],
 div:has(> div.stVerticalBlock[class*="_edit_"]) {display: none;}
 .chips {font-size: 1.2rem; line-height: 2.1;}
+[data-testid="stTable"] td, [data-testid="stTable"] th {font-size: 1rem; padding: 0.25rem 0.6rem;}
 </style>"""
 
 

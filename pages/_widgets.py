@@ -263,14 +263,33 @@ def downloads(
     )
 
 
+PRESENT_ROWS = 12  # the rows of a step's table shown at the projector
+
+
+def status_table(frame: pd.DataFrame, height, column_config=None, precision: int = 4):
+    """A step's table, merged (or pruned) rows red and tied rows orange: at a desk all of
+    it, scrolling (st.dataframe); at the projector (presenter mode) its first rows as a
+    plain table in the page's large type, floats to `precision` places (st.dataframe
+    draws on a canvas in a small type of its own, deaf to the page's font size)."""
+    status = "status" in frame.columns  # a table without one is drawn the same way, plain
+    if presenting():
+        shown = frame.head(PRESENT_ROWS)
+        styled = style_status(shown) if status else shown.style
+        st.table(styled.format(precision=precision), hide_index=True)
+        if len(frame) > PRESENT_ROWS:
+            st.caption(f"The first {PRESENT_ROWS} of {len(frame):,} rows.")
+        return
+    config = {**(column_config or {}), **(STATUS_COLUMN if status else {})}
+    shown = style_status(frame) if status else frame
+    st.dataframe(shown, hide_index=True, height=height, column_config=config)
+
+
 def table_panel(title: str, note: str, table: pd.DataFrame, trace, chart, **options) -> None:
     """The pair table of a step (merged and tied rows colored) and its bar chart."""
     st.subheader(title)
     if trace.compact:
         st.caption(note)
-    height = min(420, 38 + 35 * len(table))
-    options["column_config"] = {**options.get("column_config", {}), **STATUS_COLUMN}
-    st.dataframe(style_status(table), hide_index=True, height=height, **options)
+    status_table(table, min(420, 38 + 35 * len(table)), **options)
     if len(table):
         cached.altair(chart)
 

@@ -291,7 +291,7 @@ def segmentations_panel(record, trace, i: int) -> None:
         }
         for s in record.segmentations
     ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, column_config=_float_format())
+    w.status_table(pd.DataFrame(rows), "auto", _float_format(), precision=6)
     if any(s.ties for s in record.segmentations):
         st.caption(
             "tied: other segmentations with exactly the same probability. The one whose last "
@@ -483,12 +483,7 @@ def vocab_panel(trace, step, variant: str) -> None:
     if len(table) > VOCAB_ROWS:
         table = table.sort_values("probability", ascending=False, kind="stable")
         table = table.head(VOCAB_ROWS)
-    st.dataframe(
-        w.style_status(table),
-        hide_index=True,
-        height=min(460, 38 + 35 * len(table)),
-        column_config={**_float_format(), **w.STATUS_COLUMN},
-    )
+    w.status_table(table, min(460, 38 + 35 * len(table)), _float_format(), precision=6)
     size = record.vocab_size if step else len(record.vocab)
     if len(table) < size:
         st.caption(f"The {len(table):,} most probable of {size:,} pieces.")
@@ -511,12 +506,8 @@ def removal_panel(trace, step) -> None:
         )
         frame = frame.iloc[cut : cut + REMOVAL_ROWS]
     three = st.column_config.NumberColumn(format="%.3f")
-    st.dataframe(
-        w.style_status(frame),
-        hide_index=True,
-        height=min(360, 38 + 35 * len(frame)),
-        column_config={"loss without it": three, "increase": three, **w.STATUS_COLUMN},
-    )
+    config = {"loss without it": three, "increase": three}
+    w.status_table(frame, min(360, 38 + 35 * len(frame)), config, precision=3)
     if frame["increase"].max() > 0:
         cached.altair(viz.removal_chart(frame))
     else:

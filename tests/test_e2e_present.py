@@ -47,10 +47,15 @@ def test_the_step_view_fits_the_projector(page: Page, app_url: str, path, senten
     top_inside(page, slider, 40)
     said = page.get_by_test_id("stAlert").filter(has_text=sentence).first
     top_inside(page, said, 40)
-    table = page.locator("[data-testid=stDataFrame] >> visible=true").first
+    # at a desk a scrolling table; at the projector a plain one in the page's large type
+    kind = "stTable" if present else "stDataFrame"
+    table = page.locator(f"[data-testid={kind}] >> visible=true").first
     top_inside(page, table, 110)  # its header and two rows
     sidebar = page.get_by_test_id("stSidebar")
     if present:
+        cell = table.locator("td").first
+        size = float(cell.evaluate("td => getComputedStyle(td).fontSize").removesuffix("px"))
+        assert size >= 18, f"the table's type is {size} px at the projector"
         expect(sidebar).to_be_hidden()
         expect(page.get_by_role("combobox", name="corpus")).to_be_hidden()
     else:
