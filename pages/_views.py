@@ -35,6 +35,7 @@ from pages._keys import current_page
 
 PARAMS = "url_params"  # session: page -> {parameter: session key keeping it, None if bound}
 REPLACED = "url_replaced"  # session: page -> {address the browser rewrote: the view it held}
+PENDING = "url_rewritten"  # session: (page, address, view) noted this run, kept at its end
 VIEWS = "url_views"  # session: page -> (bound values, address) as its last run left them
 SHOWN = "url_shown"  # session: the page the last completed run showed
 
@@ -61,6 +62,16 @@ def remember_view() -> None:
     address = {k: st.query_params[k] for k in params if k in st.query_params}
     st.session_state.setdefault(VIEWS, {})[page] = (bound, address)
     st.session_state[SHOWN] = page
+    # the rewritten entries (note_rewritten): one is kept only when this run's corrections
+    # pushed the new view after it; when they did not (nothing but the widget changed), the
+    # rewritten entry is the new view itself. An address shown for real is no longer one.
+    rewritten = st.session_state.setdefault(REPLACED, {}).setdefault(page, {})
+    now = address_now()
+    if not history_navigation():
+        rewritten.pop(now, None)
+    pending = st.session_state.pop(PENDING, None)
+    if pending is not None and pending[0] == page and pending[1] != now:
+        rewritten[pending[1]] = pending[2]
 
 
 def last_shown(key: str):
@@ -87,8 +98,8 @@ def note_rewritten() -> None:
     open_view to show on Back or Forward."""
     page = current_page()
     before = st.session_state.get(VIEWS, {}).get(page)
-    if before is not None:
-        st.session_state.setdefault(REPLACED, {}).setdefault(page, {})[address_now()] = before
+    if before is not None:  # kept if the run ends on another address (remember_view)
+        st.session_state[PENDING] = (page, address_now(), before)
 
 
 def history_navigation() -> bool:

@@ -84,3 +84,25 @@ def test_back_after_a_new_corpus_returns_to_the_last_corpus_at_its_step(page: Pa
     settle(page)
     expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Afox$"), timeout=30_000)
     expect(page.get_by_text("Before the first merge").first).to_be_visible()
+
+
+def test_a_new_corpus_chosen_at_step_0_keeps_its_own_entry_on_forward(page: Page, app_url: str):
+    """At step 0 a new corpus changes nothing else in the address, so no new entry is
+    pushed: the rewritten entry is the new view itself and Forward must show it as such."""
+    page.goto(f"{app_url}/bpe?corpus=toy:low-lower&step=2")
+    settle(page)
+    expect(page.get_by_text("Merge 2:").first).to_be_visible(timeout=30_000)
+    page.get_by_role("button", name="first_page").click()  # step 0: a pushed entry
+    expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Alow-lower$"), timeout=30_000)
+    settle(page)
+    choose_corpus(page, "toy:fox")
+    expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Afox$"), timeout=30_000)
+    page.go_back()
+    settle(page)
+    expect(page).to_have_url(re.compile(r"corpus=toy(%3A|:)low-lower&step=2$"), timeout=30_000)
+    expect(page.get_by_text("Merge 2:").first).to_be_visible(timeout=30_000)
+    page.go_forward()
+    settle(page)
+    expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Afox$"), timeout=30_000)
+    expect(page.get_by_text("Before the first merge").first).to_be_visible(timeout=30_000)
+    expect(page.get_by_role("combobox", name="corpus", exact=True)).to_have_value("toy:fox")
