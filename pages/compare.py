@@ -357,6 +357,20 @@ def pretrained_note(models: dict) -> None:
     )
 
 
+def untimed_note(others: list[str]) -> None:
+    """Name the chosen tokenizers that take no training time on an upload: each comes
+    trained (pretrained, an uploaded tokenizer.json, the SaGe page's vocabulary)."""
+    if not others:
+        return
+    names = [label(k) for k in others]
+    named = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    st.caption(
+        f"{named} {'come' if len(names) > 1 else 'comes'} trained (pretrained, or on the "
+        "SaGe page): no training on this upload, so no time is estimated for "
+        f"{'them' if len(names) > 1 else 'it'}."
+    )
+
+
 w.ensure_navigation()
 st.title("Compare tokenizers")
 st.write(
@@ -374,8 +388,11 @@ try:
 except ValueError as err:
     st.error(str(err))
     st.stop()
-with st.expander("The training corpus", expanded=False):
-    wc = w.corpus_editor(name, PAGE)
+trains = [k for k in kinds if k in compare.KINDS]  # trained on the corpus: timed on an upload
+with st.expander("The training corpus", expanded=name == w.UPLOAD):
+    wc = w.corpus_editor(name, PAGE, ",".join(trains) or None, size)
+    if wc is not None and name == w.UPLOAD:
+        untimed_note([k for k in kinds if k not in trains])
 if wc is None:
     st.stop()
 if "sage" in kinds:
