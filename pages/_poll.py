@@ -25,6 +25,19 @@ LIVE_EVERY = 0.75  # seconds between two looks at the answers: the tally is at m
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
 
 
+def class_poll(page_name: str, trace, i: int, question: str) -> Callable[[], None]:
+    """The lesson's class poll on step i, closed until the teacher opens it (its panel runs
+    only then): returns the function that draws it, for the page to place (and for
+    presenter mode to keep, pages._present.end_of_step_view)."""
+
+    def draw() -> None:
+        with w.lazy_expander(f"Class poll: {question}", page_name, "class_poll") as box:
+            if box.open:
+                teacher_panel(page_name, trace, i)
+
+    return draw
+
+
 def teacher_panel(
     page_name: str,
     trace,
@@ -44,7 +57,7 @@ def teacher_panel(
             st.caption(f"Room {room.code} polls other settings or another corpus than this view.")
         st.button(
             "Open a class poll" if room is None else "Open a new poll for this view",
-            key=w.widget_key(page_name, "poll_open"),
+            key=w.widget_key(page_name, "poll_start"),
             on_click=_open_room,
             args=(page_name, trace, kept),
             help="The class predicts the next step on their phones; you see their answers.",

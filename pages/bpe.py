@@ -139,12 +139,7 @@ def step_view(i: int, step) -> None:
     with right:
         w.corpus_and_vocab(trace, i, highlight, bpe)
 
-    def class_poll() -> None:
-        with w.lazy_expander(
-            "Class poll: everyone predicts the next merge", "bpe", "class_poll"
-        ) as box:
-            if box.open:
-                _poll.teacher_panel("bpe", trace, i)
+    class_poll = _poll.class_poll("bpe", trace, i, "everyone predicts the next merge")
 
     w.end_of_step_view(class_poll)
     w.growth_chart(trace, i)

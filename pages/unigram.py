@@ -542,12 +542,7 @@ def whole_step(i: int, step) -> None:
         st.info(f"**Round {step.round} · {KIND_TITLE[variant][step.kind]}**  \n{step.note}")
     step_view(trace, i, step, variant)
 
-    def class_poll() -> None:
-        with w.lazy_expander(
-            "Class poll: everyone predicts the next pruned piece", PAGE, "class_poll"
-        ) as box:
-            if box.open:
-                _poll.teacher_panel(PAGE, trace, i)
+    class_poll = _poll.class_poll(PAGE, trace, i, "everyone predicts the next pruned piece")
 
     w.end_of_step_view(class_poll)
     loss_curve(trace, i, variant)

@@ -213,12 +213,7 @@ def step_view(i: int, step) -> None:
     if step is not None:  # below the step's own view: BPE's choice against WordPiece's
         contrast_line(step)
 
-    def class_poll() -> None:
-        with w.lazy_expander(
-            "Class poll: everyone predicts the next merge", "wordpiece", "class_poll"
-        ) as box:
-            if box.open:
-                _poll.teacher_panel("wordpiece", trace, i)
+    class_poll = _poll.class_poll("wordpiece", trace, i, "everyone predicts the next merge")
 
     w.end_of_step_view(class_poll)
     w.growth_chart(trace, i)

@@ -28,10 +28,10 @@ def database(tmp_path, monkeypatch):
 @pytest.mark.parametrize("page, query, expected", LESSONS, ids=[p for p, _, _ in LESSONS])
 def test_the_poll_opens_a_room_on_the_step_shown(page, query, expected):
     at = open_page(f"pages/{page}.py", **query)
-    assert f"{page}_poll_open" not in [b.key for b in at.button]  # closed: nothing runs
+    assert f"{page}_poll_start" not in [b.key for b in at.button]  # closed: nothing runs
     at.session_state[f"{page}_class_poll_open"] = True
     at.run()
-    at.button(key=f"{page}_poll_open").click().run()
+    at.button(key=f"{page}_poll_start").click().run()
     assert not at.exception
     code = at.session_state[f"{page}_poll_room"]
     assert code in [m.value for m in at.metric]

@@ -65,7 +65,7 @@ def texts(elements) -> list[str]:
 
 
 def open_room_and_round(at: AppTest) -> str:
-    at.button(key="bpe_poll_open").click().run()
+    at.button(key="bpe_poll_start").click().run()
     code = at.session_state["bpe_poll_room"]
     at.button(key="bpe_poll_round").click().run()
     assert "**Round on step 2** (open): **0** answers." in texts(at.markdown)
