@@ -14,6 +14,12 @@ What each of our rows times, from the lines of text (as the libraries get them):
   table, every pair tied with the chosen one, the vocab and symbol counts): more work
   than BpeTrainer does.
 
+Where ``train_bpe``'s time went when last profiled (py-spy, 7,591 merges to 8,000): about
+45% rewriting words (654,508 word visits, 43% of them to words that lost the pair since,
+372,935 rewrites), 25% filing the 107,764 pairs the merges make and the counts they take
+from their old pairs, 16% counting the first pairs, 7% picking the top pair. The loop is
+bound by memory more than by bytecode: removing a line from it changed nothing measurable.
+
 Not a test and not run by CI. Other processes on the machine change the wall times (the
 load average is printed before and after); run it on a quiet machine for the figures.
 

@@ -5,9 +5,12 @@ finding and replacing a pair runs in C (str.replace merges left to right without
 as both algorithms do). Ids follow Hugging Face tokenizers: initial symbols in code point
 order (BPE's word-final `x</w>` forms after them), then merged symbols in the order they
 are made. `where` maps a pair to the words it was seen in; it may keep words that lost the
-pair (merging there finds nothing), so it never needs cleaning. Its lists grow in word
-order (a merge appends in the order of the merged pair's list), except where a merge
-re-creates a symbol that already exists; such pairs are kept in `unsorted`.
+pair (merging there finds nothing), so it never needs cleaning. Its tuples are in word
+order (a merge notes words in the order of the merged pair's tuple), except where a merge
+re-creates a symbol that already exists; such pairs are kept in `unsorted`. They are
+tuples, not lists, for the cycle collector: a tuple of ints is dropped from its watch at
+its first pass, while 100,000 lists (a real sample) would be walked again and again; on
+the Wikipedia sample those passes cost about a tenth of the training.
 
 >>> from subtok_core.corpus import from_pairs
 >>> corpus = SymbolCorpus(from_pairs([("abab", 2)]), [list("abab")], ["a", "b"], "first")
@@ -22,12 +25,25 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from itertools import repeat
+from operator import add
 
 from . import limits
 from .corpus import WordCounts
+from .merge_runs import (  # noqa: F401  (the trainers and commands import them from here)
+    TIE_RULES,
+    add_merge_options,
+    collect_steps,
+    load_words,
+    merge_goal,
+    snapshot_mode,
+    stop_reason,
+)
 from .records import UNK
 
-TIE_RULES = ("first", "lex", "tokenizers")
+# the pairs a merge made, side by side: the pairs, the old pair each stands in place of,
+# and the words each is made in (a word once per pair made there)
+Made = tuple[list[str], list[str], list[list[int]]]
 
 
 class SymbolCorpus:
@@ -53,17 +69,19 @@ class SymbolCorpus:
             seg.translate(table) if isinstance(seg, str) else "".join(map(id_of, seg))
             for seg in segs
         ]
-        self.where: dict[str, list[int]] = defaultdict(list)
+        self.where: dict[str, tuple[int, ...]] = {}
         self.unsorted: set[str] = set()
         self.corpus_symbols = sum(len(s) * c for s, c in zip(self.words, self.counts))
 
     def initial_pair_counts(self) -> dict[str, int]:
         """Note where every adjacent pair occurs (a word once per occurrence), then count
         each pair: the counts of its words added up."""
-        where = self.where
+        where: dict[str, list[int]] = defaultdict(list)
         for w, word in enumerate(self.words):
-            for i in range(len(word) - 1):
-                where[word[i : i + 2]].append(w)
+            # map(add, ...) glues each symbol to the next in C: the word's pairs, in order
+            for pair in map(add, word, word[1:]):
+                where[pair].append(w)
+        self.where.update(zip(where, map(tuple, where.values())))
         count_of = self.counts.__getitem__
         return {pair: sum(map(count_of, found)) for pair, found in where.items()}
 
@@ -103,58 +121,105 @@ class SymbolCorpus:
 
         Returns the change of every pair count next to a merge (the merged pair's own
         count is left to the caller: it is gone) and how many symbols left the corpus.
-        Each pair made with a new symbol stands where an old pair stood: (x, new) where
-        (x, a) was, (new, y) where (b, y) was, (new, new) where (b, a) was. So the loop
-        only notes the words each new pair is made in; the counts follow from them.
         """
-        a, b = pair
+        if not is_new:
+            return self._recount_words(pair, new)
+        made, merged = self.replace_pair(pair, new)
+        # each new pair gains what its words count, the old pair it replaced loses as much
         delta: dict[str, int] = defaultdict(int)
-        made_in: dict[str, list[int]] = defaultdict(list)  # a word once per pair made there
-        where, words, counts = self.where, self.words, self.counts
+        count_of = self.counts.__getitem__
+        for made_pair, replaced, made_words in zip(*made):
+            n = delta[made_pair] = sum(map(count_of, made_words))
+            delta[replaced] -= n
+        self.note_made(pair, made)
+        return delta, merged
+
+    def replace_pair(self, pair: str, new: str) -> tuple[Made, int]:
+        """Replace the pair by `new`, a symbol no word has yet, in every word that has it.
+
+        Returns the pairs the new symbol makes with its neighbours (see `Made`) and how
+        many symbols left the corpus. The loop only notes the words by neighbour; the
+        counts follow from them. Call `note_made` once the counts are taken.
+
+        >>> from subtok_core.corpus import from_pairs
+        >>> wc = from_pairs([("abc", 1), ("xab", 2)])
+        >>> corpus = SymbolCorpus(wc, wc.words, list("abcx"), "first")
+        >>> _ = corpus.initial_pair_counts()
+        >>> ab = corpus.ids["a"] + corpus.ids["b"]
+        >>> (pairs, replaced, words), merged = corpus.replace_pair(ab, corpus.intern("ab")[0])
+        >>> [corpus.pair_name(p) for p in pairs], [corpus.pair_name(p) for p in replaced]
+        ([('x', 'ab'), ('ab', 'c')], [('x', 'a'), ('b', 'c')])
+        >>> words, merged  # xab (word 1) makes (x, ab), abc (word 0) makes (ab, c); 1 + 2 merges
+        ([[1], [0]], 3)
+        """
+        left: dict[str, list[int]] = defaultdict(list)  # x -> words where (x, new) is made
+        right: dict[str, list[int]] = defaultdict(list)  # y -> words where (new, y) is made
+        words, counts = self.words, self.counts
         merged = 0
-        for w in where.pop(pair, ()):
+        for w in self.where.pop(pair, ()):
             old = words[w]
             i = old.find(pair)
             if i < 0:
                 continue  # this word lost the pair to an earlier merge
             word = words[w] = old.replace(pair, new)
-            if not is_new:  # the new symbol may stand in the word already: recount it
-                c = counts[w]
-                merged += c * (len(old) - len(word))
-                _diff_pairs(old, word, c, delta, where, w)
-                self.unsorted.update(word[i : i + 2] for i in range(len(word) - 1))
-                continue
             end = len(old) - 2
             if len(word) == end + 1:  # merged once (most words): neighbours are in old
                 merged += counts[w]
                 if i:  # the left neighbour now pairs with the new symbol
-                    made_in[old[i - 1] + new].append(w)
+                    left[old[i - 1]].append(w)
                 if i < end:  # and so does the right one
-                    made_in[new + old[i + 2]].append(w)
+                    right[old[i + 2]].append(w)
                 continue
             merged += counts[w] * (len(old) - len(word))
             last = len(word) - 1
             j = word.find(new)
             while j >= 0:
                 if j:  # the left neighbour (maybe new itself) now pairs with new
-                    made_in[word[j - 1] + new].append(w)
+                    left[word[j - 1]].append(w)
                 if j < last and word[j + 1] != new:  # and so does the right one
-                    made_in[new + word[j + 1]].append(w)
+                    right[word[j + 1]].append(w)
                 j = word.find(new, j + 1)
-        # each new pair gains what its words count, the old pair it replaced loses as much
-        count_of = counts.__getitem__
-        for made, made_words in made_in.items():
-            n = sum(map(count_of, made_words))
-            delta[made] += n
-            if made[0] != new:
-                delta[made[0] + a] -= n  # (x, new) replaced (x, a)
-            elif made[1] != new:
-                delta[b + made[1]] -= n  # (new, y) replaced (b, y)
-            else:
-                delta[b + a] -= n  # (new, new) replaced (b, a) between two merges
-        where.update(made_in)  # pairs with a new symbol: no list yet
-        if pair in self.unsorted:  # the lists made here follow this pair's list order
-            self.unsorted.update(p for p in delta if new in p)
+        self.corpus_symbols -= merged
+        # (x, new) stands where (x, a) was, (new, y) where (b, y) was, and (new, new) where
+        # (b, a) was between two merges; map(add, ...) glues the symbol ids in C
+        a, b = pair
+        twice = left.pop(new, None)
+        made = (
+            [*map(add, left, repeat(new)), *map(add, repeat(new), right)],
+            [*map(add, left, repeat(a)), *map(add, repeat(b), right)],
+            [*left.values(), *right.values()],
+        )
+        if twice:  # two merges side by side in a word
+            made[0].append(new + new)
+            made[1].append(b + a)
+            made[2].append(twice)
+        return made, merged
+
+    def note_made(self, pair: str, made: Made) -> None:
+        """Keep the words of the pairs a merge made (no pair with a new symbol has any)."""
+        made_pairs, _, made_words = made
+        self.where.update(zip(made_pairs, map(tuple, made_words)))
+        if pair in self.unsorted:  # the tuples made here follow this pair's tuple order
+            self.unsorted.update(made_pairs)
+
+    def _recount_words(self, pair: str, new: str) -> tuple[dict[str, int], int]:
+        """`merge_words` when the new symbol stands in some words already (an old symbol
+        made again): pairs may move inside a word, so each word is recounted whole."""
+        delta: dict[str, int] = defaultdict(int)
+        added: dict[str, list[int]] = defaultdict(list)  # words to add to `where`
+        words, counts, where = self.words, self.counts, self.where
+        merged = 0
+        for w in where.pop(pair, ()):
+            old = words[w]
+            if pair not in old:
+                continue  # this word lost the pair to an earlier merge
+            word = words[w] = old.replace(pair, new)
+            c = counts[w]
+            merged += c * (len(old) - len(word))
+            _diff_pairs(old, word, c, delta, added, w)
+        for p, ws in added.items():  # a tuple grows once per merge, not once per word
+            where[p] = (*where.get(p, ()), *ws)
+        self.unsorted.update(added)  # the words added may come before the ones it had
         self.corpus_symbols -= merged
         return delta, merged
 
@@ -173,87 +238,10 @@ def _refuse_unknown_token(words) -> None:
             )
 
 
-def _diff_pairs(old: str, new: str, c: int, delta: dict, where: dict, w: int) -> None:
+def _diff_pairs(old: str, new: str, c: int, delta: dict, added: dict, w: int) -> None:
     """Pair changes of one word by recounting it (when the new symbol was there before)."""
-    for i in range(len(old) - 1):
-        delta[old[i : i + 2]] -= c
-    for i in range(len(new) - 1):
-        delta[new[i : i + 2]] += c
-        where[new[i : i + 2]].append(w)
-
-
-def merge_goal(start_size: int, merges: int | None, vocab_size: int | None, what: str = "") -> int:
-    """How many merges (or new symbols, for a vocab size) a run is asked for; `what` says
-    what the start size is made of, when that helps."""
-    if (merges is None) == (vocab_size is None):
-        raise ValueError("Give either a number of merges or a target vocabulary size.")
-    limits.check("merges", merges)
-    limits.check("vocab_size", vocab_size)
-    if merges is not None:
-        if merges < 0:
-            raise ValueError(f"The number of merges must be 0 or more, not {merges}.")
-        return merges
-    if vocab_size < start_size:
-        raise ValueError(
-            f"vocab size {vocab_size} is smaller than the {start_size} symbols this corpus "
-            f"starts with{what}; choose at least {start_size}."
-        )
-    return vocab_size - start_size
-
-
-def snapshot_mode(wc: WordCounts, snapshot: bool | None, max_words: int) -> bool:
-    """Full snapshots per step for small corpora (toys), compact steps for real samples."""
-    return len(wc) <= max_words if snapshot is None else snapshot
-
-
-def collect_steps(steps, goal: int, progress=None) -> list:
-    """Run a step iterator to the end, reporting progress every 50 steps and at the end."""
-    done = []
-    for step in steps:
-        done.append(step)
-        if progress and (len(done) % 50 == 0 or len(done) == goal):
-            progress(len(done), goal)
-    return done
-
-
-def stop_reason(
-    made: int, goal: int, merges: int | None, vocab_size: int | None, steps: int
-) -> tuple[bool, str]:
-    """Whether a run stopped short of its goal, and a sentence saying why it stopped."""
-    if made < goal:
-        return True, f"Stopped after {steps} merges: no pair is left, every word is one symbol."
-    goal_text = f"{merges} merges" if merges is not None else f"vocab size {vocab_size}"
-    return False, f"Reached the {goal_text} asked for."
-
-
-# --- the command line options the merge lessons share ------------------------------------
-
-
-def add_merge_options(cmd) -> None:
-    """--merges or --vocab-size (one of them), --ties, --split-punct."""
-    size = cmd.add_mutually_exclusive_group(required=True)
-    size.add_argument(
-        "--merges", type=int,
-        help=f"number of merges to make ({limits.describe('merges')})",
-    )  # fmt: skip
-    size.add_argument(
-        "--vocab-size", type=int,
-        help=f"stop when the vocabulary has N symbols ({limits.describe('vocab_size')})",
-    )  # fmt: skip
-    cmd.add_argument(
-        "--ties",
-        choices=TIE_RULES,
-        default="first",
-        help="which pair wins a tie (default: first seen in the corpus)",
-    )
-    cmd.add_argument(
-        "--split-punct", action="store_true", help="split punctuation off words before counting"
-    )
-
-
-def load_words(args):
-    """The word counts of --corpus (a name or, on the command line, a .txt path),
-    punctuation split off with --split-punct."""
-    from .corpus import load
-
-    return load(args.corpus, split_punct=args.split_punct, allow_paths=True)
+    for pair in map(add, old, old[1:]):
+        delta[pair] -= c
+    for pair in map(add, new, new[1:]):
+        delta[pair] += c
+        added[pair].append(w)

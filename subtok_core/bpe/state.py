@@ -37,12 +37,12 @@ TOP_PAIRS = 20  # pair-table rows kept per step in compact traces
 class _State(SymbolCorpus):
     """The corpus during training, with pair counts kept up to date merge by merge.
 
-    `buckets` files the pairs by count, `filed` says which bucket holds a pair and
-    `levels` is a heap of the filed counts (some stale: their bucket emptied). A count
-    that goes down leaves its pair where it is (most never come near the top) and marks it
-    `dirty`; when a bucket is looked at, its dirty pairs move to the bucket of their count.
-    Every pair is filed at its count or above it, so the top bucket, once its dirty pairs
-    are gone, holds the pairs of the highest count.
+    `buckets` files the pairs by count and `levels` is a heap of the filed counts (some
+    stale: their bucket emptied). A count that goes down leaves its pair where it is (most
+    never come near the top) and marks it `dirty`, noting the count it is filed at; when a
+    bucket is looked at, its dirty pairs move to the bucket of their count. Every pair is
+    filed at its count or above it, so the top bucket, once its dirty pairs are gone,
+    holds the pairs of the highest count.
 
     `named` keeps one (symbol, symbol) tuple per pair and `table_rows` one (symbol,
     symbol, count) row, which the steps share while they hold (a late step lists hundreds
@@ -67,8 +67,7 @@ class _State(SymbolCorpus):
         self.snapshot = snapshot
         self.vocab: list[str] = [self.ids[s] for s in self.names]
         self.pair_counts: dict[str, int] = dict(self.initial_pair_counts())
-        self.filed = dict(self.pair_counts)
-        self.dirty: set[str] = set()
+        self.dirty: dict[str, int] = {}  # pair -> the count it is filed at, above its own
         self.buckets: dict[int, set[str]] = {}
         for pair, c in self.pair_counts.items():
             self.buckets.setdefault(c, set()).add(pair)
@@ -97,15 +96,13 @@ class _State(SymbolCorpus):
             key = self.keys[pair] = (w, offset)
         return key
 
-    def _file(self, pair: str, count: int) -> None:
-        """Put a pair in the bucket of its count (a pair of count 0 goes nowhere)."""
-        old = self.filed.pop(pair, None)
-        if old is not None:  # filed before: take it out (emptied buckets go when looked at)
+    def _file(self, pair: str, old: int, count: int) -> None:
+        """Move a pair filed at count `old` (0: nowhere yet) to the bucket of `count` (a pair
+        of count 0 goes nowhere)."""
+        if old:  # filed before: take it out (emptied buckets go when looked at)
             self.buckets[old].discard(pair)
             self.keys.pop(pair, None)
-            self.dirty.discard(pair)
         if count > 0:
-            self.filed[pair] = count
             bucket = self.buckets.get(count)
             if bucket is None:
                 self.buckets[count] = {pair}
@@ -119,8 +116,10 @@ class _State(SymbolCorpus):
         bucket = self.buckets.get(count)
         if bucket is None:
             return None
-        for pair in bucket & self.dirty:
-            self._file(pair, self.pair_counts.get(pair, 0))
+        dirty = self.dirty
+        for pair in dirty.keys() & bucket:  # (the smaller of the two is walked)
+            del dirty[pair]
+            self._file(pair, count, self.pair_counts.get(pair, 0))
         if not bucket:
             del self.buckets[count]
             return None
@@ -174,33 +173,53 @@ class _State(SymbolCorpus):
     def merge(self, pair: str) -> tuple[str, bool]:
         """Replace the pair everywhere; update only the counts next to each merge."""
         new, is_new = self.intern(self.name(pair[0]) + self.name(pair[1]))
-        if is_new:
-            self.vocab.append(new)
-        else:  # an old symbol made again: pairs may move in a word and keep their count
-            self.keys.clear()
-        delta, _merged = self.merge_words(pair, new, is_new)
+        if not is_new:  # an old symbol made again (rare): words are recounted whole
+            self._merge_again(pair, new)
+            return new, False
+        self.vocab.append(new)
+        made, _merged = self.replace_pair(pair, new)
+        counts, dirty, buckets = self.pair_counts, self.dirty, self.buckets
+        count_of = self.counts.__getitem__
+        # the merged pair is gone; it leaves its bucket when the bucket is looked at
+        dirty.setdefault(pair, counts.pop(pair))
+        for made_pair, replaced, made_words in zip(*made):
+            # a pair with the new symbol: counted and filed for the first time
+            n = counts[made_pair] = sum(map(count_of, made_words))
+            bucket = buckets.get(n)
+            if bucket is None:
+                buckets[n] = {made_pair}
+                heappush(self.levels, -n)
+            else:
+                bucket.add(made_pair)
+            # the pair it stands in place of goes down as much, and stays filed for now
+            if replaced != pair:  # (the merged pair itself, when a == b, is gone already)
+                count = counts[replaced]
+                dirty.setdefault(replaced, count)  # filed at its count, unless gone down before
+                if count > n:
+                    counts[replaced] = count - n
+                else:
+                    del counts[replaced]
+        self.note_made(pair, made)
+        return new, True
+
+    def _merge_again(self, pair: str, new: str) -> None:
+        """A merge that makes an old symbol again: pairs may move in a word and keep their
+        count, so the first occurrences (tie rule ``first``) are looked up afresh."""
+        self.keys.clear()
+        delta, _merged = self.merge_words(pair, new, False)
         delta[pair] = -self.pair_counts[pair]  # the merged pair is gone
-        counts, dirty, filed, buckets = self.pair_counts, self.dirty, self.filed, self.buckets
+        counts, dirty = self.pair_counts, self.dirty
         for p, d in delta.items():
+            count = counts.get(p, 0)
             if d < 0:  # gone down: it stays filed where it is for now
-                now = counts[p] + d
-                if now:
-                    counts[p] = now
+                dirty.setdefault(p, count)
+                if count + d:
+                    counts[p] = count + d
                 else:
                     del counts[p]
-                dirty.add(p)
-            elif d > 0 and is_new:  # a pair with the new symbol: filed for the first time
-                counts[p] = filed[p] = d
-                bucket = buckets.get(d)
-                if bucket is None:
-                    buckets[d] = {p}
-                    heappush(self.levels, -d)
-                else:
-                    bucket.add(p)
-            elif d > 0:  # an old symbol made again: more of a pair, file it again
-                counts[p] = counts.get(p, 0) + d
-                self._file(p, counts[p])
-        return new, is_new
+            elif d > 0:  # more of a pair: file it again
+                counts[p] = count + d
+                self._file(p, dirty.pop(p, count), count + d)
 
     def pair_table(self, limit: int | None) -> tuple[tuple[str, str, int], ...]:
         """Pairs by count (high first), ties in tie order: all of them (snapshot), or the
