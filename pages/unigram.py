@@ -508,6 +508,10 @@ def removal_panel(trace, step) -> None:
     three = st.column_config.NumberColumn(format="%.3f")
     config = {"loss without it": three, "increase": three}
     w.status_table(frame, min(360, 38 + 35 * len(frame)), config, precision=3)
+    if trace.param("variant") == "textbook":
+        rounded = notes.removal_caption(st.session_state.get("corpus", ""), step, base_of(trace))
+        if rounded:
+            st.caption(rounded)
     if frame["increase"].max() > 0:
         cached.altair(viz.removal_chart(frame))
     else:

@@ -20,7 +20,8 @@ from fractions import Fraction
 import pytest
 from apptools import open_page, seeds_dir
 
-from subtok_core.notes import all_notes, note, rounding_caption
+from subtok_core.notes import all_notes, note, removal_caption, rounding_caption
+from subtok_core.notes.slides import run_bug
 
 NOTES = all_notes()
 
@@ -157,6 +158,43 @@ def test_rounding_caption_names_001_only_on_its_own_corpus():
     assert rounding_caption("toy:run-bug", 66.102, 66.109).startswith("The 001 slides round")
     other = rounding_caption("toy:hug-pug", 169.9, 169.803)
     assert "as the 001 slides do on run/bug/fun/sun" in other and "169.803" in other
+
+
+def rounded_loss(splits: dict[str, tuple[int, ...]], total: int) -> float:
+    """hand_loss with each probability rounded to 4 digits first, as the 001 slides do."""
+    return sum(
+        COUNTS[w] * -sum(math.log10(round(f / total, 4)) for f in freqs)
+        for w, freqs in splits.items()
+    )
+
+
+def test_the_removal_caption_gives_001s_printed_table_from_rounded_probabilities():
+    rounded = {
+        "ru": rounded_loss({**ROUND1, "run": (3, 31, 26)}, 129),
+        "bu": rounded_loss(ROUND1, 129),
+        "fu": rounded_loss({**ROUND1, "fun": (13, 31, 26)}, 129),
+        "su": rounded_loss({**ROUND1, "sun": (10, 31, 26)}, 129),
+    }
+    lines = seed_lines("001_cd5e11af49399106.txt")
+    for piece, printed, line in (("ru", "63.0126", 694), ("bu", "61.155", 695)):
+        assert printed in lines[line - 1]  # the material's table
+        assert f"{rounded[piece]:.{len(printed.split('.')[1])}f}" == printed
+    m2 = next(s for s in run_bug().steps if s.round == 2 and s.kind == "m")
+    caption = removal_caption("toy:run-bug", m2, "10")
+    assert "001's second removal table" in caption and "each 0.010 below" in caption
+    for piece, value in rounded.items():
+        assert f"{piece} {value:.3f}" in caption
+    # elsewhere the caption says where the slides round, and never claims 001 prints it
+    other = removal_caption("toy:hug-pug", m2, "10")
+    assert "on run/bug/fun/sun" in other and "second removal table" not in other
+
+
+def test_the_unigram_page_puts_the_rounded_table_under_the_exact_one():
+    at = open_page("pages/unigram.py", **dict(note("001-removal-table").query))
+    captions = [c.value for c in at.caption]
+    assert any("001's second removal table" in c and "ru 63.013" in c for c in captions)
+    at = open_page("pages/unigram.py", corpus="toy:run-bug", seed="strict", base="10", step="2")
+    assert not any("second removal table" in c.value for c in at.caption)  # round 1
 
 
 # --- the pages ------------------------------------------------------------------------------

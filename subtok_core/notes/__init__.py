@@ -21,6 +21,7 @@ from .records import Figure, Note
 from .slides import (
     bag_note,
     hu_note,
+    removal_caption,
     removal_note,
     rounding_caption,
     rounding_note,
@@ -63,5 +64,6 @@ def note(note_id: str) -> Note:
 
 
 __all__ = [
-    "BUILDERS", "Figure", "Note", "all_notes", "note", "rounding_caption", "slides_removal",
+    "BUILDERS", "Figure", "Note", "all_notes", "note", "removal_caption", "rounding_caption",
+    "slides_removal",
 ]  # fmt: skip

@@ -206,3 +206,49 @@ probabilities would give a loss of 169.764; computed exactly, as here, it is 169
         f"these probabilities would give a loss of {slides:.3f}; computed exactly, as here, "
         f"it is {exact:.3f}."
     )
+
+
+CAPTION_PIECES = 40  # beyond a toy's removal table the rounded recount costs too much
+SHOWN = 6  # pieces the caption names
+
+
+def removal_caption(corpus: str, step, log_base: str) -> str | None:
+    """The caption under a removal table of the textbook variant: the same losses with
+    every probability first rounded to 4 digits, as the 001 slides compute them, and
+    whether these are the numbers 001 prints (its second removal table). None when
+    rounding changes nothing at 3 decimals, or the table is too long to recount.
+
+    >>> m2 = step_of(run_bug(), 2, "m")
+    >>> print(removal_caption("toy:run-bug", m2, "10"))
+    Rounded to 4 digits before multiplying, as the 001 slides do, these losses would be \
+bu 61.155, ug 61.155, ru 63.013, su 67.347, fu 69.205: the numbers of 001's second removal \
+table (ru printed 63.0126), each 0.010 below the exact loss shown here.
+    """
+    if step.segmentations is None or not step.removal or len(step.removal) > CAPTION_PIECES:
+        return None
+    if any(round(row.prob, DIGITS) == 0 for row in step.vocab):
+        return None  # a piece rounded to probability 0: the slides' arithmetic breaks
+    slides, exact = slides_removal(step, log_base), dict(step.removal)
+    gaps = sorted({round(exact[p] - slides[p], 3) for p in exact})
+    if max(abs(g) for g in gaps) < 5e-4:
+        return None
+    shown = ", ".join(f"{p} {slides[p]:.3f}" for p, _ in step.removal[:SHOWN])
+    if len(step.removal) > SHOWN:
+        shown += f" (the first {SHOWN} of {len(step.removal)})"
+    size = sorted({abs(g) for g in gaps})
+    gap = f"{size[0]:.3f}" if len(size) == 1 else f"{size[0]:.3f} to {size[-1]:.3f}"
+    printed = {f.label.removeprefix("loss without "): f.printed for f in removal_note().figures}
+    if corpus == "toy:run-bug" and printed.keys() == slides.keys():
+        same = all(approx(slides[p], text) == text for p, text in printed.items())
+        if same:
+            return (
+                f"Rounded to 4 digits before multiplying, as the 001 slides do, these losses "
+                f"would be {shown}: the numbers of 001's second removal table (ru printed "
+                f"{printed['ru']}), each {gap} below the exact loss shown here."
+            )
+    where = "" if corpus == "toy:run-bug" else " on run/bug/fun/sun"
+    return (
+        f"Rounded to 4 digits before multiplying, as the 001 slides do{where}, "
+        f"these losses would be {shown}; the exact losses shown here are {gap} "
+        f"{'higher' if gaps[0] > 0 else 'lower' if gaps[-1] < 0 else 'away'}."
+    )
