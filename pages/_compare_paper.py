@@ -46,16 +46,19 @@ def examples_view(models: dict, prints: dict, labels: dict) -> None:
     styles = {k: segmenter_of(m)[1] for k, m in models.items()}
     rows, same = [], {k: [0, 0] for k in models}
     for n, ex in enumerate(bostrom.EXAMPLES):
-        row = {"text": ex.original, "where": f"{ex.where}, line {ex.lines[0]}",
-               "002 BPE": " ".join(ex.bpe), "002 unigram LM": " ".join(ex.unigram)}  # fmt: skip
+        row = {"text": ex.original, "002 BPE": " ".join(ex.bpe)}
         paper = (bostrom.bare_pieces(ex.bpe), bostrom.bare_pieces(ex.unigram))
-        for kind in models:
+        for kind in _paper_order(models):  # each of ours beside the paper's of its kind
+            if kind == "unigram" or (kind != "bpe" and "002 unigram LM" not in row):
+                row["002 unigram LM"] = " ".join(ex.unigram)
             row[labels[kind]] = " ".join(cuts[kind][n])
             mine = _chars(cuts[kind][n], styles[kind])
             same[kind][0] += mine == paper[0]
             same[kind][1] += mine == paper[1]
+        row["where"] = f"{ex.where}, line {ex.lines[0]}"  # last: the cuts come first
         rows.append(row)
-    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    text = st.column_config.TextColumn(width="medium", pinned=True)  # stays while scrolling
+    st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={"text": text})
     total = len(bostrom.EXAMPLES)
     st.caption(
         f"002 ({SEED}) marks a word start with _, this page with ▁ (WordPiece marks a "
@@ -72,6 +75,16 @@ def examples_view(models: dict, prints: dict, labels: dict) -> None:
             f"{' '.join(other)}. A tokenizer cuts each word on its own, the same way every "
             "time, so one of the two is a slip of the figure or of its conversion to text."
         )
+
+
+def _paper_order(models: dict) -> list[str]:
+    """BPE first (beside 002's BPE), then Unigram (beside 002's unigram LM), then the rest.
+
+    >>> _paper_order({"cl100k_base": 0, "unigram": 0, "wordpiece": 0, "bpe": 0})
+    ['bpe', 'unigram', 'cl100k_base', 'wordpiece']
+    """
+    first = [k for k in ("bpe", "unigram") if k in models]
+    return first + [k for k in models if k not in first]
 
 
 def table2_view(per: dict | None, labels: dict) -> None:
@@ -118,12 +131,15 @@ def _fewer(per: dict, labels: dict) -> str:
         return ""
     b, u = (per[n]["fertility"].tokens_per_word for n in names)
     paper = "fewer" if bostrom.UNIGRAM_TOKENS.value < bostrom.BPE_TOKENS.value else "more"
-    sign = (round(u, 3) > round(b, 3)) - (round(u, 3) < round(b, 3))
+    digits = 3
+    while round(u, digits) == round(b, digits) and digits < 6:  # show where they part
+        digits += 1
+    sign = (round(u, digits) > round(b, digits)) - (round(u, digits) < round(b, digits))
     here = {-1: "fewer", 0: "as many", 1: "more"}[sign]
     return (
         f"002's unigram LM needs {paper} tokens for the same text than its BPE "
         f"({bostrom.UNIGRAM_TOKENS.printed} against {bostrom.BPE_TOKENS.printed}); here "
-        f"Unigram needs {here} tokens per word: {u:.3f} against BPE's {b:.3f}."
+        f"Unigram needs {here} tokens per word: {u:.{digits}f} against BPE's {b:.{digits}f}."
     )
 
 

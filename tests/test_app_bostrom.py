@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from apptools import infos, open_page, seeds_dir
 
 from subtok_core.notes import bostrom
@@ -99,3 +101,24 @@ def test_home_opens_with_003s_word_ids_and_an_unknown_word():
     at.text_input(key="home_sentence").input("I like pineapples .").run()
     assert list(at.dataframe[1].value["ID"]) == [2, 3, 5, 6]
     assert "Every word is in the vocabulary" in " ".join(m.value for m in at.markdown)
+
+
+def test_the_tokens_per_word_verdict_shows_the_digits_where_the_two_part():
+    from pages._compare_paper import _fewer
+
+    def per(b: float, u: float) -> dict:
+        return {name: {"fertility": SimpleNamespace(tokens_per_word=v)}
+                for name, v in (("BPE", b), ("Unigram", u))}  # fmt: skip
+
+    labels = {"bpe": "BPE", "unigram": "Unigram"}
+    # as on Lee at 2,000 pieces: 100,601 and 100,644 tokens for 59,890 running words,
+    # equal at 3 decimals, apart at 4
+    said = _fewer(per(100601 / 59890, 100644 / 59890), labels)
+    assert said.startswith("002's unigram LM needs fewer tokens")  # 2.98B against 3.01B
+    assert said.endswith("Unigram needs more tokens per word: 1.6805 against BPE's 1.6798.")
+    said = _fewer(per(1.6, 1.5), labels)
+    assert said.endswith("Unigram needs fewer tokens per word: 1.500 against BPE's 1.600.")
+    assert _fewer(per(1.6, 1.6), labels).endswith(
+        "as many tokens per word: 1.600000 against BPE's 1.600000."
+    )
+    assert _fewer({"BPE": per(1, 1)["BPE"]}, labels) == ""  # no Unigram chosen
