@@ -133,8 +133,9 @@ TIES_HELP = (
 MARKERS = ("</w>", "\u2581")
 
 
-def ties_select(col, rules: tuple[str, ...]) -> str:
-    return choice_box(col, "tie rule", rules, "ties", rules[0], help=TIES_HELP)
+def ties_select(col, rules: tuple[str, ...], default: str | None = None) -> str:
+    """The tie rule box (`default`: the corpus's own rule, see corpus_setting)."""
+    return choice_box(col, "tie rule", rules, "ties", default or rules[0], help=TIES_HELP)
 
 
 def merges_input(col, default: int = 10) -> int:

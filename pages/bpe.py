@@ -97,9 +97,9 @@ marker = w.choice_box(
     w.corpus_setting(name, "marker", bpe.MARKERS[0]),  # the corpus's source's, else none
     help=MARKER_HELP,
 )
-ties = w.ties_select(c3, bpe.TIE_RULES)
+ties = w.ties_select(c3, bpe.TIE_RULES, w.corpus_setting(name, "ties", bpe.TIE_RULES[0]))
 merges = w.merges_input(c4, w.corpus_setting(name, "merges", 10))
-w.settings_caption(c1, name, marker=marker)
+w.settings_caption(c1, name, marker=marker, ties=ties)
 
 wc, _, trace = w.corpus_trace(
     name,

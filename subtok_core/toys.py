@@ -11,6 +11,9 @@ source while they are in use:
 'As in 003: `</w>` after each word.'
 >>> as_in("toy:low-lower", {"marker": "none"}) is None  # the student chose otherwise
 True
+>>> as_in("toy:low-lower", {"marker": "eow", "ties": "first"})
+'As in 003: `</w>` after each word, and a tie goes to the pair met first in the corpus.'
+
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from . import corpus
 
 # what each setting may hold (the pages check the values against their own choices; the
 # tests check every corpus's settings against the lessons, tests/test_toy_settings.py)
-KINDS = {"marker": str, "base": str, "merges": int, "encode": str}
+KINDS = {"marker": str, "base": str, "merges": int, "encode": str, "ties": str}
 
 
 def settings(name: str) -> dict[str, str | int]:
@@ -50,5 +53,10 @@ def as_in(name: str, used: dict[str, object]) -> str | None:
         return None
     said = corpus.toy_entry(name).get("as_in", {})
     own = settings(name)
-    parts = [said[key] for key, value in used.items() if key in said and own.get(key) == value]
+    by_source: dict[str, list[str]] = {}  # "003: a" and "003: b" read "003: a, and b"
+    for key, value in used.items():
+        if key in said and own.get(key) == value:
+            source, _, words = said[key].partition(": ")
+            by_source.setdefault(source, []).append(words)
+    parts = [f"{source}: {', and '.join(words)}" for source, words in by_source.items()]
     return f"As in {'; '.join(parts)}." if parts else None

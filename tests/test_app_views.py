@@ -101,7 +101,8 @@ def test_a_new_corpus_starts_at_step_zero_from_its_own_settings():
     assert view(at) == ("toy:fox", 0)
     assert at.selectbox(key="marker").value == "eow"  # 004's, as fox's source says
     assert at.query_params == {"corpus": "toy:fox"}  # the server took step and marker out
-    assert "As in 004: `</w>` after each word." in captions(at)
+    said = "As in 004: `</w>` after each word, and a tie goes to the pair met first in the text."
+    assert said in captions(at)
 
     choose(at, at.selectbox(key="corpus"), "toy:cat-bat", "toy:cat-bat")
     assert view(at) == ("toy:cat-bat", 0) and at.query_params == {}
@@ -116,7 +117,8 @@ def test_a_new_corpus_starts_at_step_zero_from_its_own_settings():
 def test_003s_deep_link_without_a_marker_merges_est_w_third_and_says_why():
     at = open_page("pages/bpe.py", corpus="toy:low-lower", step="3")
     assert "Merge 3: the pair (est, </w>) occurs 9 times" in infos(at)  # 003: 6 + 3 = 9
-    assert "As in 003: `</w>` after each word." in captions(at)
+    said = "As in 003: `</w>` after each word, and a tie goes to the pair met first in the corpus."
+    assert said in captions(at)
     assert at.query_params == {"corpus": "toy:low-lower", "step": "3"}
     assert at.text_input(key="bpe_encode").value == "lowest"
 
@@ -124,7 +126,8 @@ def test_003s_deep_link_without_a_marker_merges_est_w_third_and_says_why():
 def test_the_address_overrides_the_corpus_settings_and_the_caption_goes():
     at = open_page("pages/bpe.py", corpus="toy:low-lower", step="3", marker="none")
     assert at.selectbox(key="marker").value == "none"
-    assert "(est, </w>)" not in infos(at) and "As in 003" not in captions(at)
+    assert "(est, </w>)" not in infos(at) and "`</w>` after each word" not in captions(at)
+    assert "As in 003: a tie goes to the pair met first in the corpus." in captions(at)
     assert at.query_params == {"corpus": "toy:low-lower", "step": "3", "marker": "none"}
 
 
