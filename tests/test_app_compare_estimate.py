@@ -46,8 +46,12 @@ def train_s(name: str, n_types: int, size: int) -> float:
 
 
 def said(seconds: float) -> str:
-    """How the page rounds a time between 10 s and 9.5 min (see test_estimate's cases)."""
-    assert 10 <= seconds < 570, seconds  # the rules below hold in this range only
+    """How the page rounds a time under 9.5 min (see test_estimate's cases)."""
+    assert 0 <= seconds < 570, seconds  # the rules below hold in this range only
+    if seconds < 1:
+        return "under a second"
+    if seconds < 10:
+        return f"about {round(seconds)} s"
     if round(seconds / 5) * 5 < 60:
         return f"about {round(seconds / 5) * 5} s"
     return f"about {round(seconds / 60)} min"
