@@ -17,6 +17,7 @@ import functools
 import math
 import re
 import tomllib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,10 +87,13 @@ def split_sentences(lines) -> list[str]:
 
 
 def count_words(words: list[str] | tuple[str, ...], name: str = "") -> WordCounts:
-    """Count words, keeping the order in which they first appear."""
-    counts: dict[str, int] = {}
-    for word in words:
-        counts[word] = counts.get(word, 0) + 1
+    """Count words, keeping the order in which they first appear (a Counter is a dict:
+    it keeps that order, and counts in C).
+
+    >>> count_words("the cat saw the dog".split()).items()
+    [('the', 2), ('cat', 1), ('saw', 1), ('dog', 1)]
+    """
+    counts = Counter(words)
     if not counts:
         raise ValueError("The corpus is empty: give it at least one word.")
     return WordCounts(tuple(counts), tuple(counts.values()), name)

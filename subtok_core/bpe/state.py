@@ -147,7 +147,7 @@ class _State(SymbolCorpus):
             group = self._group(count) if all(c != count for c, _ in groups) else None
             if not group:
                 continue  # stale level: no pair has this count any more
-            pairs = sorted(group, key=key)
+            pairs = sorted(group, key=self._filled(group, key))
             if groups:  # below the top group only the rows of the table are needed
                 pairs = pairs[: limit - size]
             groups.append((count, pairs))
@@ -155,6 +155,24 @@ class _State(SymbolCorpus):
         for count, _ in groups:
             heappush(levels, -count)
         return groups
+
+    def _filled(self, group: set[str], key):
+        """The 'first' rule's key as a plain dict lookup, its cache filled for every pair
+        of `group` first: a large tie (thousands of pairs of count 2 near the end of a small corpus)
+        is then sorted without a Python call per pair."""
+        if key != self.first_key:
+            return key  # None (the ids themselves) or 'lex', which subclasses redefine
+        keys = self.keys
+        for pair in group - keys.keys():  # only the pairs never keyed yet
+            key(pair)
+        return keys.__getitem__
+
+    def names_of(self, pairs) -> tuple[tuple[str, str], ...]:
+        """The symbols of each pair (pair_name for many, the cache read directly)."""
+        try:  # most pairs were named at an earlier step
+            return tuple(map(self.named.__getitem__, pairs))
+        except KeyError:
+            return tuple(map(self.pair_name, pairs))
 
     def rows(self, groups: list[tuple[int, list[str]]], limit: int) -> tuple[tuple, ...]:
         """The first `limit` rows of the pair table: (symbol, symbol, count)."""

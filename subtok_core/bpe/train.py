@@ -39,7 +39,6 @@ SNAPSHOT_MAX_WORDS = 400  # corpora with more distinct words get compact steps
 def _steps(state: _State, goal: int, by_merges: bool) -> Iterator[BpeStep]:
     """Merge until `goal` merges (or `goal` new symbols) are made or no pair is left."""
     number = 0
-    named = state.pair_name
     while goal > 0:
         # 1. the groups of highest count, in tie order: the first pair is the one to merge
         groups = state.top(TOP_PAIRS)
@@ -57,7 +56,7 @@ def _steps(state: _State, goal: int, by_merges: bool) -> Iterator[BpeStep]:
             pair=state.pair_name(pair),
             count=count,
             new_symbol=state.name(new),
-            tied_with=tuple(map(named, tied)),
+            tied_with=state.names_of(tied),
             pair_table=table,
             vocab_size=len(state.vocab),
             corpus_symbols=state.corpus_symbols,
