@@ -13,7 +13,6 @@ source while they are in use:
 True
 >>> as_in("toy:low-lower", {"marker": "eow", "ties": "first"})
 'As in 003: `</w>` after each word, and a tie goes to the pair met first in the corpus.'
-
 """
 
 from __future__ import annotations

@@ -158,8 +158,8 @@ class _State(SymbolCorpus):
 
     def _filled(self, group: set[str], key):
         """The 'first' rule's key as a plain dict lookup, its cache filled for every pair
-        of `group` first: a large tie (thousands of pairs of count 2 near the end of a small corpus)
-        is then sorted without a Python call per pair."""
+        of `group` first: a large tie (thousands of pairs of count 2, near the end of a
+        small corpus) is then sorted without a Python call per pair."""
         if key != self.first_key:
             return key  # None (the ids themselves) or 'lex', which subclasses redefine
         keys = self.keys
