@@ -148,3 +148,39 @@ def test_a_cache_that_does_not_hash_an_argument_is_keyed_by_its_fingerprint(file
         names = [arg.arg for arg in function.args.args]
         if any(name.startswith("_") for name in names):
             assert "fingerprint" in names, f"{file}: {function.name}({', '.join(names)})"
+
+
+def hf_json(vocab_size: int) -> bytes:
+    """A BPE tokenizer.json trained by Hugging Face tokenizers on the sample."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE(unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size, special_tokens=["[UNK]"], show_progress=False
+    )
+    tok.train_from_iterator(corpus.load_lines(SAMPLE), trainer)
+    return tok.to_str().encode()
+
+
+def test_two_sessions_uploading_files_of_one_name_each_measure_their_own():
+    """Compare's measures, charts and pairwise tables are shared by every session; an
+    uploaded tokenizer.json is known by its content, not its name."""
+    from tokenizers import Tokenizer
+
+    files = {size: hf_json(size) for size in (300, 120)}
+    lines = list(corpus.load_lines(SAMPLE))
+    words = [word for line in lines for word in line.split()]
+    truth = {  # the page measures word by word: tokenizers' own count, word by word
+        size: sum(len(Tokenizer.from_str(data.decode()).encode(w).tokens) for w in words)
+        for size, data in files.items()
+    }
+    assert truth[300] != truth[120]
+    for size in (300, 120, 300):  # each session after one that uploaded the other file
+        at = open_page("pages/compare.py", corpus=SAMPLE, size=str(SIZE), tok="bpe,cl100k_base")
+        upload = ("mine.json", files[size], "text/json")
+        at.file_uploader(key="compare_hf_file").set_value(upload).run()
+        at.multiselect(key="compare_tok").set_value(["bpe", "hf:mine.json"]).run()
+        assert not at.exception  # (its pieces cannot be matched to BPE's ▁ ones: an st.error)
+        summary = next(df.value for df in at.dataframe if "tokens per word" in df.value.columns)
+        assert int(summary.set_index("tokenizer").loc["mine.json (tokenizers)", "tokens"]) == truth[size]
