@@ -10,12 +10,14 @@ import contextlib
 import math
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -187,6 +189,51 @@ def stop_server(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+@dataclass
+class Served:
+    """One load test's server run: what the clients returned, the server's memory before
+    them, their wall time, and the server's log (read after it stopped)."""
+
+    result: object
+    rss_before: float
+    wall: float
+    log: ServerLog
+    log_name: str
+
+    def header(self, title: str, args) -> None:
+        """The report's first lines: what ran, on how many CPUs, for how long, and the
+        server's memory before."""
+        print(title)
+        print(
+            f"{args.sessions} sessions x {args.rounds} rounds, {args.steps} steps each, "
+            f"{os.cpu_count()} CPUs, {self.wall:.1f} s in all"
+        )
+        print(f"server RSS before: {self.rss_before:.0f} MB")
+
+
+def serve(
+    prefix: str, clients: Callable[[int, int], object], flags: list[str] = (), nice: int = 0
+) -> Served:
+    """Start the server on a free port (its stderr to a temporary log named `prefix`),
+    run `clients(server pid, port)` and time it, stop the server, read its log. `nice`:
+    how much lower this process (and the browsers it starts) runs than the server."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that `finally` stops it
+    port = free_port()
+    with tempfile.NamedTemporaryFile("w", prefix=prefix, suffix=".log", delete=False) as log:
+        proc = start_server(port, log, flags=flags)
+        if nice:
+            os.nice(nice)  # started after the server: it goes first
+        try:
+            time.sleep(1)
+            before = rss_mb(proc.pid)
+            wall = time.perf_counter()
+            result = clients(proc.pid, port)
+            wall = time.perf_counter() - wall
+        finally:
+            stop_server(proc)
+    return Served(result, before, wall, ServerLog.read(log.name), log.name)
 
 
 @dataclass

@@ -46,9 +46,7 @@ import argparse
 import asyncio
 import contextlib
 import os
-import signal
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlparse
@@ -56,15 +54,11 @@ from urllib.parse import parse_qs, urlparse
 from _server import (
     ROOT,
     Round,
-    ServerLog,
-    free_port,
     issue_targets,
     measured_round,
     print_targets,
-    rss_mb,
+    serve,
     spread,
-    start_server,
-    stop_server,
 )
 
 sys.path.insert(0, str(ROOT))  # like the other benchmarks; the server gets it as PYTHONPATH
@@ -212,29 +206,13 @@ def main() -> None:
     if min(args.sessions, args.rounds) < 1 or args.steps < 0:
         parser.error("--sessions and --rounds must be at least 1, --steps at least 0")
 
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that `finally` stops the server
-    port = free_port()
-    with tempfile.NamedTemporaryFile(
-        "w", prefix="subtok-load-", suffix=".log", delete=False
-    ) as log:
-        proc = start_server(port, log)
-        os.nice(10)  # Playwright and chromium start after the server: it goes first
-        try:
-            time.sleep(1)
-            before = rss_mb(proc.pid)
-            wall = time.perf_counter()
-            rounds = asyncio.run(run(args, proc.pid, f"http://127.0.0.1:{port}"))
-            wall = time.perf_counter() - wall
-        finally:
-            stop_server(proc)
-    server_log = ServerLog.read(log.name)
-
-    print(f"subtok load test: {args.url}")
-    print(
-        f"{args.sessions} sessions x {args.rounds} rounds, {args.steps} steps each, "
-        f"{os.cpu_count()} CPUs, {wall:.1f} s in all"
+    served = serve(
+        "subtok-load-",
+        lambda pid, port: asyncio.run(run(args, pid, f"http://127.0.0.1:{port}")),
+        nice=10,  # Playwright and chromium start after the server: it goes first
     )
-    print(f"server RSS before: {before:.0f} MB")
+    rounds, server_log = served.result, served.log
+    served.header(f"subtok load test: {args.url}", args)
     for n, r in enumerate(rounds, 1):
         firsts = [s.first_render for s in r.sessions if s.first_render is not None]
         steps = [t for s in r.sessions for t in s.steps]
@@ -262,7 +240,7 @@ def main() -> None:
         )
         for text in sorted({e for s in r.sessions for e in s.errors})[:10]:
             print(f"  error: {text}")
-    server_log.report(log.name)
+    server_log.report(served.log_name)
     print_targets(
         issue_targets(server_log, [r.sessions for r in rounds], max(r.peak for r in rounds))
     )

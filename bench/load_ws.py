@@ -49,9 +49,6 @@ import asyncio
 import contextlib
 import os
 import random
-import signal
-import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
@@ -60,15 +57,11 @@ import websockets
 from _pyspy import recording, summary
 from _server import (
     Round,
-    ServerLog,
-    free_port,
     issue_targets,
     measured_round,
     print_targets,
-    rss_mb,
+    serve,
     spread,
-    start_server,
-    stop_server,
 )
 from _tab import SUBPROTOCOLS, Tab, step_states
 
@@ -179,32 +172,17 @@ def main() -> None:
         for part in (f"--{option.split('=')[0]}", option.split("=", 1)[-1])
     ]
 
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that `finally` stops the server
-    port = free_port()
-    with tempfile.NamedTemporaryFile(
-        "w", prefix="subtok-load-ws-", suffix=".log", delete=False
-    ) as log:
-        proc = start_server(port, log, flags=flags)
-        try:
-            time.sleep(1)
-            before = rss_mb(proc.pid)
-            wall = time.perf_counter()
-            done = asyncio.run(rounds(args, proc.pid, f"ws://127.0.0.1:{port}/_stcore/stream"))
-            wall = time.perf_counter() - wall
-        finally:
-            stop_server(proc)
-    server_log = ServerLog.read(log.name)
-
-    print(f"subtok load test over the websocket protocol: {args.url}")
-    print(
-        f"{args.sessions} sessions x {args.rounds} rounds, {args.steps} steps each, "
-        f"{os.cpu_count()} CPUs, {wall:.1f} s in all"
+    served = serve(
+        "subtok-load-ws-",
+        lambda pid, port: asyncio.run(rounds(args, pid, f"ws://127.0.0.1:{port}/_stcore/stream")),
+        flags=flags,
     )
+    done, server_log = served.result, served.log
+    served.header(f"subtok load test over the websocket protocol: {args.url}", args)
     print(f"streamlit run options: {' '.join(flags) or 'none'} (and .streamlit/config.toml)")
-    print(f"server RSS before: {before:.0f} MB")
     for n, r in enumerate(done, 1):
         report(n, r, args)
-    server_log.report(log.name)
+    server_log.report(served.log_name)
     if args.py_spy:
         print("\n" + summary(args.py_spy, sum(s.runs for s in done[-1].sessions)))
     print_targets(issue_targets(server_log, [r.sessions for r in done], max(r.peak for r in done)))
