@@ -151,21 +151,31 @@ def shipped_lines(source: str) -> tuple[tuple[str, ...], str]:
     return lines, w.fingerprint(lines)
 
 
-def tokenized(kind: str, fingerprint: str, model, lines) -> metrics.Tokenized:
-    """The corpus `lines` encoded by `model`; `fingerprint` is theirs (see charts). Kept in
-    the server-wide store like a trained run (single flight, the byte budget, a copy on
-    disk for the next server): on a real sample it takes longer than training."""
-    return w.trace_store().trained(
-        ("tokenized", kind, fingerprint),
-        lambda report: metrics.tokenize_with(model, list(lines), kind),
-        f"Encoding the corpus with {label(kind)}:",
-    )
+def tokenized(models: dict, keys: dict, lines) -> dict[str, metrics.Tokenized]:
+    """The corpus `lines` encoded by each model (`keys`: the fingerprint of each model and
+    the lines, see charts), all at once. Kept in the server-wide store like a trained run
+    (single flight, the byte budget, a copy on disk for the next server): on a real sample
+    it takes as long as training. A model trained here is sent to a worker process, so
+    the encodings use every core; a pretrained tokenizer encodes here (its library is
+    quick, and it does not travel by pickle)."""
+
+    def job(kind: str, model):
+        if isinstance(model, Pretrained):
+            return lambda report: metrics.tokenize_with(model, list(lines), kind)
+        return lambda report: parallel.run(compare.encode_corpus, model, lines, kind, report=report)
+
+    wanted = {
+        ("tokenized", k, keys[k]): (job(k, m), f"Encoding the corpus with {label(k)}:")
+        for k, m in models.items()
+    }
+    found = w.trace_store().trained_all(wanted)
+    return {k: found["tokenized", k, keys[k]] for k in models}
 
 
 @st.cache_resource(max_entries=24, show_spinner=False)
 def tables(kind: str, fingerprint: str, _t, _vocab) -> dict:
     """Every metric of one tokenizer on one corpus, computed once per model and corpus:
-    `_t` and `_vocab` are tokenized(kind, fingerprint, model, ...) and the vocabulary the
+    `_t` and `_vocab` are the corpus as `model` encodes it (tokenized) and the vocabulary the
     measures read (compare.vocabulary: a pretrained tokenizer's pieces used on the corpus).
     Shared by every session as it is (a cache_resource: no copy made per run, which cost
     more than drawing), so nothing may change what it returns."""
@@ -209,7 +219,7 @@ def charts(models: dict, prints: dict, measured: tuple, names: list[str]) -> dic
     fingerprint of both: SaGe's numbers follow the vocabulary this session trained."""
     lines, lines_print = measured  # measure_lines: the lines and their fingerprint
     keys = {k: w.fingerprint(prints[k], lines_print) for k in models}
-    toks = {k: tokenized(k, keys[k], m, lines) for k, m in models.items()}
+    toks = tokenized(models, keys, lines)
     per = {
         label(k): tables(k, keys[k], toks[k], compare.vocabulary(m, toks[k]))
         for k, m in models.items()

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 
 from . import registry
 from .corpus import WordCounts
-from .measure.tokenized import BYTES_SHOWN, Tokenized
+from .measure.tokenized import BYTES_SHOWN, Tokenized, tokenize_with
 from .pretrained import LABELS as PRETRAINED_LABELS
 from .pretrained import Pretrained
 from .records import Encoded, Progress
@@ -58,6 +58,13 @@ def train(kind: str, wc: WordCounts, vocab_size: int, progress: Progress = None)
         raise ValueError(f"Unknown tokenizer {kind!r}; choose from {', '.join(KINDS)}.")
     algo = registry.get(kind)
     return algo.model_at(algo.for_compare(wc, vocab_size, progress))
+
+
+def encode_corpus(model, lines, name: str, report: Progress = None) -> Tokenized:
+    """A whole corpus (its `lines`) encoded by a trained model, for the measures: what
+    Compare sends to a worker process (subtok_core.parallel calls it with `report`), so
+    that the corpus is encoded by every tokenizer at once."""
+    return tokenize_with(model, list(lines), name)
 
 
 def encode(model, text: str) -> Encoded:

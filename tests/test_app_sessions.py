@@ -183,4 +183,5 @@ def test_two_sessions_uploading_files_of_one_name_each_measure_their_own():
         at.multiselect(key="compare_tok").set_value(["bpe", "hf:mine.json"]).run()
         assert not at.exception  # (its pieces cannot be matched to BPE's ▁ ones: an st.error)
         summary = next(df.value for df in at.dataframe if "tokens per word" in df.value.columns)
-        assert int(summary.set_index("tokenizer").loc["mine.json (tokenizers)", "tokens"]) == truth[size]
+        shown = summary.set_index("tokenizer").loc["mine.json (tokenizers)", "tokens"]
+        assert int(shown) == truth[size]

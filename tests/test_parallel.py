@@ -176,7 +176,8 @@ def test_progress_reports_reach_the_parent_in_order(manager):
 
 def test_compare_trains_three_tokenizers_in_workers_and_shows_the_same_numbers(monkeypatch):
     """The page's summary against the core computed here, in this process; the page sends
-    each training to the pool (two workers here) through parallel.run."""
+    each training, then each encoding of the corpus, to the pool (two workers here)
+    through parallel.run."""
     wc, lines = corpus.load("toy:cat-bat"), corpus.load_lines("toy:cat-bat")
     expected = {}
     for kind in ("bpe", "wordpiece", "unigram"):
@@ -188,14 +189,15 @@ def test_compare_trains_three_tokenizers_in_workers_and_shows_the_same_numbers(m
     sent, real_run = [], parallel.run
 
     def spy(fn, *args, **kwargs):
-        sent.append((fn, args[0]))
+        sent.append((fn.__name__, args[0] if fn is compare.train else args[2]))  # the kind
         return real_run(fn, *args, **kwargs)
 
     monkeypatch.setattr(parallel, "run", spy)
     query = {"corpus": "toy:cat-bat", "size": "12", "tok": "bpe,wordpiece,unigram"}
     at = open_page("pages/compare.py", **query)
     assert not at.error, [e.value for e in at.error]
-    assert sorted(sent) == [(compare.train, k) for k in ("bpe", "unigram", "wordpiece")]
+    kinds = ("bpe", "unigram", "wordpiece")
+    assert sorted(sent) == [(fn, k) for fn in ("encode_corpus", "train") for k in kinds]
     summary = next(df.value for df in at.dataframe if "tokens per word" in df.value.columns)
     shown = {
         row["tokenizer"]: (row["tokens"], row["tokens per word"]) for _, row in summary.iterrows()
