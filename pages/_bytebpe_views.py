@@ -11,7 +11,6 @@ import streamlit as st
 from pages import _cached as cached
 from pages import _widgets as w
 from subtok_core import bytebpe, corpus
-from subtok_core.charts import lessons as viz
 
 PAGE = "bytebpe"
 DEFAULT_TEXT = "the cat sat on the mat 😀 the 東京 cat paid 1234567 yen 😀😀"
@@ -151,26 +150,7 @@ def presplit_panel(lines, pattern: str, style: str) -> None:
 
 def pair_panel(trace, i: int, step, style: str) -> None:
     """The pair counts before merge i (the most frequent ones), merged and tied pairs marked."""
-    record = trace.start if step is None else step
-    chosen, tied = (None, ()) if step is None else (step.pair, step.tied_with)
-    table = pd.DataFrame(
-        [
-            {
-                "pair": pair_label((a, b), style),
-                "count": n,
-                "status": w.status_of((a, b), chosen, tied),
-            }
-            for a, b, n in record.pair_table
-        ],
-        columns=["pair", "count", "status"],
-    )
-    w.table_panel(
-        "Pair counts" + (f" before merge {i}" if i else ""),
-        "On a real sample only the most frequent pairs are kept per step.",
-        table,
-        trace,
-        viz.pair_count_chart(table),
-    )
+    w.pair_counts_panel(trace, i, step, lambda pair: pair_label(pair, style))
 
 
 def chunks_and_vocab(trace, i: int, new: set[str], style: str) -> None:

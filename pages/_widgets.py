@@ -295,6 +295,25 @@ def table_panel(title: str, note: str, table: pd.DataFrame, trace, chart, **opti
         cached.altair(chart)
 
 
+def pair_counts_panel(trace, i: int, step, label: Callable[[tuple[str, str]], str]) -> None:
+    """The pair counts before merge i (BPE, byte-level BPE), each pair written by `label`:
+    the merged pair red, the pairs tied with it orange, then the chart."""
+    record = trace.start if step is None else step
+    chosen, tied = (None, ()) if step is None else (step.pair, step.tied_with)
+    rows = [
+        {"pair": label((a, b)), "count": count, "status": status_of((a, b), chosen, tied)}
+        for a, b, count in record.pair_table
+    ]
+    table = pd.DataFrame(rows, columns=["pair", "count", "status"])
+    table_panel(
+        "Pair counts" + (f" before merge {i}" if i else ""),
+        "On a real sample only the most frequent pairs are kept per step.",
+        table,
+        trace,
+        viz.pair_count_chart(table),
+    )
+
+
 def corpus_and_vocab(trace, i: int, highlight: set[str], algo) -> None:
     """The corpus after step i and the vocabulary, read from `algo` (bpe or wordpiece);
     drawn once per run and step (`highlight` is the step's new symbol)."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import inspect
 
-import pandas as pd
 import streamlit as st
 
 from pages import _cached as cached
@@ -13,7 +13,6 @@ from pages import _export, _poll, _regularize
 from pages import _widgets as w
 from subtok_core import bpe
 from subtok_core.bpe import explain_bpe_start, explain_bpe_step, judge_guess, reference
-from subtok_core.charts import lessons as viz
 from subtok_core.explain import pair_text
 
 MARKER_HELP = (
@@ -37,14 +36,6 @@ def trained(wc, corpus_print: str, marker: str, ties: str, merges: int):
         lambda report: bpe.trace_bpe(wc, merges=merges, marker=marker, ties=ties, progress=report),
         "Learning merges:",
     )
-
-
-def pair_frame(table, chosen=None, tied=()) -> pd.DataFrame:
-    rows = [
-        {"pair": pair_text((a, b)), "count": count, "status": w.status_of((a, b), chosen, tied)}
-        for a, b, count in table
-    ]
-    return pd.DataFrame(rows, columns=["pair", "count", "status"])
 
 
 def encode_panel(trace, i: int) -> None:
@@ -119,23 +110,10 @@ def step_view(i: int, step) -> None:
         st.info(explain_bpe_step(step, ties))
         highlight = {step.new_symbol}
 
-    def pair_panel() -> None:
-        """The pair counts before merge i, table and chart (drawn once per run and step)."""
-        if step is None:
-            table = pair_frame(trace.start.pair_table)
-        else:
-            table = pair_frame(step.pair_table, step.pair, step.tied_with)
-        w.table_panel(
-            "Pair counts" + (f" before merge {i}" if i else ""),
-            "On a real sample only the most frequent pairs are kept per step.",
-            table,
-            trace,
-            viz.pair_count_chart(table),
-        )
-
     left, right = st.columns([2, 3])
-    with left:
-        cached.drawn(w.run_key(trace), ("bpe pairs", i), pair_panel)
+    with left:  # the pair counts, table and chart (drawn once per run and step)
+        pairs = functools.partial(w.pair_counts_panel, trace, i, step, pair_text)
+        cached.drawn(w.run_key(trace), ("bpe pairs", i), pairs)
     with right:
         w.corpus_and_vocab(trace, i, highlight, bpe)
 
