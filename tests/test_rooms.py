@@ -42,12 +42,12 @@ def clock():
 @pytest.fixture(params=["sqlite", "postgresql"])
 def polls(request, tmp_path, clock):
     """The store on a fresh SQLite file; and on PostgreSQL when SUBTOK_TEST_PG_URL names an
-    empty database to use (postgresql+psycopg://..., `pip install -e .[postgres]`)."""
+    empty database to use (postgresql+psycopg://...; CI starts one with .ci/postgres)."""
     if request.param == "sqlite":
         return rooms.RoomStore(f"sqlite:///{tmp_path / 'polls.sqlite3'}", clock=clock)
     url = os.environ.get("SUBTOK_TEST_PG_URL", "")
     if not url:
-        pytest.skip("set SUBTOK_TEST_PG_URL to run the store's tests on PostgreSQL too")
+        pytest.skip("set SUBTOK_TEST_PG_URL (.ci/postgres prints one) to run on PostgreSQL too")
     engine = db.engine(url)
     db.metadata.drop_all(engine)  # every test starts on empty tables
     db.metadata.create_all(engine)
