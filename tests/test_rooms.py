@@ -151,6 +151,19 @@ def test_a_code_that_is_no_room_code_is_refused_with_a_message(polls, typed):
         polls.join(typed)
 
 
+@pytest.mark.parametrize(
+    ("typed", "named"),
+    [("ZZZZ", "it has Z, which"), ("zz0q", "it has Z, 0 and Q, which"), ("O0O0", "O and 0,")],
+)
+def test_a_code_with_look_alike_characters_names_them(polls, typed, named):
+    """Z, 0, Q and O are left out of room codes (Z/2, 0/O/Q look alike): four of them are
+    of the right length, and the message says which characters are wrong, not the length."""
+    with pytest.raises(ValueError, match="is not a room code") as refused:
+        polls.join(typed)
+    assert named in str(refused.value)
+    assert "which room codes leave out" in str(refused.value)
+
+
 def test_codes_are_typed_in_any_case_with_spaces(polls):
     code, _ = open_round(polls)
     assert polls.join(f" {code[:2].lower()} {code[2:]} ").code == code

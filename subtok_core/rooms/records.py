@@ -73,13 +73,24 @@ def normal_code(code: str) -> str:
 
     >>> normal_code("k7rd")
     'K7RD'
+    >>> normal_code("k7-rd")
+    'K7RD'
     """
     text = "".join(ch for ch in str(code).upper() if ch not in " -")
-    if len(text) != CODE_LENGTH or any(ch not in ALPHABET for ch in text):
-        shown = str(code).strip()[:20]
+    shown = str(code).strip()[:20]
+    if len(text) != CODE_LENGTH or not (text.isascii() and text.isalnum()):
         raise ValueError(
             f"'{shown}' is not a room code: a room code is {CODE_LENGTH} letters and "
             "digits, as your teacher's screen shows it."
+        )
+    left_out = list(dict.fromkeys(ch for ch in text if ch not in ALPHABET))  # look-alikes
+    if left_out:
+        last = left_out.pop()
+        named = f"{', '.join(left_out)} and {last}" if left_out else last
+        raise ValueError(
+            f"'{shown}' is not a room code: it has {named}, which room codes leave out "
+            "because such characters are easy to mix up; check the code on your teacher's "
+            "screen."
         )
     return text
 
