@@ -37,10 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = {
     "compare": (
-        "pages/compare.py",
+        "lessons/compare.py",
         {"corpus": "sample:enwiki", "size": "8000", "tok": "bpe,wordpiece,unigram"},
     ),
-    "sage": ("pages/sage.py", {}),
+    "sage": ("lessons/sage.py", {}),
 }
 
 

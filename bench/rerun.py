@@ -40,14 +40,14 @@ from streamlit.testing.v1.local_script_runner import LocalScriptRunner  # noqa: 
 
 RERUN_TARGET = 100  # ms of CPU, p95
 VIEWS = [  # page, deep link parameters, the step click's target (p95, ms)
-    ("pages/bpe.py", {"corpus": "toy:low-lower", "marker": "eow", "merges": "10"}, 150),
-    ("pages/wordpiece.py", {"corpus": "toy:sunflower", "merges": "10"}, 150),
-    ("pages/unigram.py", {"corpus": "toy:run-bug"}, 150),
-    ("pages/unigram.py", {"corpus": "toy:run-bug", "variant": "em"}, 150),
-    ("pages/bpe.py", {"corpus": "sample:lee", "merges": "2000"}, 300),
-    ("pages/wordpiece.py", {"corpus": "sample:lee", "merges": "500"}, 300),
-    ("pages/unigram.py", {"corpus": "sample:lee", "variant": "em", "size": "2000"}, 300),
-    ("pages/sage.py", {"corpus": "sample:lee"}, 300),
+    ("lessons/bpe.py", {"corpus": "toy:low-lower", "marker": "eow", "merges": "10"}, 150),
+    ("lessons/wordpiece.py", {"corpus": "toy:sunflower", "merges": "10"}, 150),
+    ("lessons/unigram.py", {"corpus": "toy:run-bug"}, 150),
+    ("lessons/unigram.py", {"corpus": "toy:run-bug", "variant": "em"}, 150),
+    ("lessons/bpe.py", {"corpus": "sample:lee", "merges": "2000"}, 300),
+    ("lessons/wordpiece.py", {"corpus": "sample:lee", "merges": "500"}, 300),
+    ("lessons/unigram.py", {"corpus": "sample:lee", "variant": "em", "size": "2000"}, 300),
+    ("lessons/sage.py", {"corpus": "sample:lee"}, 300),
 ]
 
 CPU: list[float] = []  # CPU seconds of each script run, appended by the script thread

@@ -37,15 +37,15 @@ APP = str(ROOT / "app.py")
 SCRIPTS = ScriptCache()
 app_test.ScriptCache = lambda: SCRIPTS
 VIEWS = [  # page, deep link parameters, target p95 in ms
-    ("pages/bpe.py", {"corpus": "toy:low-lower", "marker": "eow", "merges": "10"}, 150),
-    ("pages/wordpiece.py", {"corpus": "toy:sunflower", "merges": "10"}, 150),
-    ("pages/unigram.py", {"corpus": "toy:run-bug"}, 150),
-    ("pages/bytebpe.py", {"corpus": "toy:emoji-cjk", "merges": "10"}, 150),
-    ("pages/bpe.py", {"corpus": "sample:lee", "merges": "2000"}, 300),
-    ("pages/wordpiece.py", {"corpus": "sample:lee", "merges": "500"}, 300),
-    ("pages/unigram.py", {"corpus": "sample:lee", "variant": "em", "size": "2000"}, 300),
-    ("pages/bytebpe.py", {"corpus": "sample:lee", "merges": "500"}, 300),
-    ("pages/sage.py", {"corpus": "sample:lee"}, 300),  # its default run: 4 steps
+    ("lessons/bpe.py", {"corpus": "toy:low-lower", "marker": "eow", "merges": "10"}, 150),
+    ("lessons/wordpiece.py", {"corpus": "toy:sunflower", "merges": "10"}, 150),
+    ("lessons/unigram.py", {"corpus": "toy:run-bug"}, 150),
+    ("lessons/bytebpe.py", {"corpus": "toy:emoji-cjk", "merges": "10"}, 150),
+    ("lessons/bpe.py", {"corpus": "sample:lee", "merges": "2000"}, 300),
+    ("lessons/wordpiece.py", {"corpus": "sample:lee", "merges": "500"}, 300),
+    ("lessons/unigram.py", {"corpus": "sample:lee", "variant": "em", "size": "2000"}, 300),
+    ("lessons/bytebpe.py", {"corpus": "sample:lee", "merges": "500"}, 300),
+    ("lessons/sage.py", {"corpus": "sample:lee"}, 300),  # its default run: 4 steps
 ]
 
 

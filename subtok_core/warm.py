@@ -52,9 +52,9 @@ def add(commands) -> None:
 
 
 def lesson_pages(app: Path) -> tuple[str, ...]:
-    """The pages beside `app` that train runs: pages/NAME.py, its address /NAME (helpers
+    """The pages beside `app` that train runs: lessons/NAME.py, its address /NAME (helpers
     start with _; home, notes and the poll's join page train nothing)."""
-    names = (path.stem for path in (app.parent / "pages").glob("*.py"))
+    names = (path.stem for path in (app.parent / "lessons").glob("*.py"))
     return tuple(sorted(n for n in names if not n.startswith("_") and n not in TRAINS_NOTHING))
 
 
@@ -137,7 +137,7 @@ def open_page(app: Path, page: str, query: dict, timeout: float, collected: _Sto
         at.query_params[key] = value
     try:
         at.run()
-        at.switch_page(f"pages/{page}.py").run()
+        at.switch_page(f"lessons/{page}.py").run()
     except RuntimeError:  # AppTest's timeout: it has stopped the page
         outcome.errors.append(f"the page did not finish within {timeout:g} s (see --timeout)")
     outcome.seconds = time.perf_counter() - began
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> None:
     app = find_app(args.app)
     lessons = lesson_pages(app)
     pages = [(url, *page_and_query(url, lessons)) for url in args.urls]  # a bad one: refused
-    if str(app.parent) not in sys.path:  # app.py imports pages/ from its own directory
+    if str(app.parent) not in sys.path:  # app.py imports lessons/ from its own directory
         sys.path.insert(0, str(app.parent))
     print(f"Cache: {cache.directory} (at most {cache.max_bytes / 2**20:,.0f} MB)")
     logger = logging.getLogger("subtok_core")

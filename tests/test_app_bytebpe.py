@@ -21,7 +21,7 @@ HELLO = "hello 😀 world 12345"
 
 
 def page(**query) -> AppTest:
-    return open_page("pages/bytebpe.py", **query)
+    return open_page("lessons/bytebpe.py", **query)
 
 
 def new_chips(at: AppTest) -> list[str]:

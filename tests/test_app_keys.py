@@ -132,7 +132,7 @@ def keys_in(tree: ast.AST, file: str, page: str, names: dict, skip: set) -> list
 
 
 def source_keys() -> list[Key]:
-    """Every key= argument in pages/; a helper's keys in _widgets once for each page that
+    """Every key= argument in lessons/; a helper's keys in _widgets once for each page that
     calls the helper (directly or through another helper), with that page's prefix."""
     helpers = {
         f.name: f
@@ -236,7 +236,7 @@ def run_page(page: str, **query) -> AppTest:
     for name, value in query.items():
         at.query_params[name] = value
     at.run()
-    return at.switch_page(f"pages/{page}.py").run()
+    return at.switch_page(f"lessons/{page}.py").run()
 
 
 def walk(node):

@@ -27,7 +27,7 @@ def database(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("page, query, expected", LESSONS, ids=[p for p, _, _ in LESSONS])
 def test_the_poll_opens_a_room_on_the_step_shown(page, query, expected):
-    at = open_page(f"pages/{page}.py", **query)
+    at = open_page(f"lessons/{page}.py", **query)
     assert f"{page}_poll_start" not in [b.key for b in at.button]  # closed: nothing runs
     at.session_state[f"{page}_class_poll_open"] = True
     at.run()
@@ -46,7 +46,7 @@ def test_the_poll_opens_a_room_on_the_step_shown(page, query, expected):
 
 @pytest.mark.parametrize("page, query, _", LESSONS, ids=[p for p, _, _ in LESSONS])
 def test_the_export_is_prepared_on_request(page, query, _):
-    at = open_page(f"pages/{page}.py", **query)
+    at = open_page(f"lessons/{page}.py", **query)
     labels = [d.proto.label for d in at.get("download_button")]
     assert "Download as Hugging Face tokenizer.json" not in labels
     at.button(key=f"{page}_hf_ask").click().run()

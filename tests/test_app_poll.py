@@ -1,5 +1,5 @@
-"""AppTest: a class poll round, the teacher's panel (pages/_poll.py) in one session and
-three students on /join (pages/join.py) in three others, on one SQLite file.
+"""AppTest: a class poll round, the teacher's panel (lessons/_poll.py) in one session and
+three students on /join (lessons/join.py) in three others, on one SQLite file.
 
 The expected merges are those of 003 (../shared/seeds/003_fbf19eb985f31fbe.txt): on
 low/lower/newest/widest with </w>, merge 3 is "est </w>" (6 + 3 = 9 times), merge 4 "l o".
@@ -13,7 +13,7 @@ import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
-from pages import _poll
+from lessons import _poll
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
 
@@ -28,7 +28,7 @@ def teacher_page(root: str) -> None:
     sys.path.insert(0, root)
     import streamlit as st
 
-    from pages import _poll
+    from lessons import _poll
     from subtok_core import bpe, corpus
 
     trace = bpe.trace_bpe(corpus.load("toy:low-lower"), merges=10, marker="eow")
@@ -48,7 +48,7 @@ def teacher() -> AppTest:
 
 
 def student(code: str) -> AppTest:
-    return open_page("pages/join.py", room=code)
+    return open_page("lessons/join.py", room=code)
 
 
 def answer(at: AppTest, pick: str = "", typed: str = "") -> AppTest:
@@ -135,7 +135,7 @@ def test_an_answer_like_a_script_comes_back_as_plain_text():
     ("room", "message"), [("XXXX", "There is no room XXXX"), ("hello", "is not a room code")]
 )
 def test_a_wrong_room_code_says_so_and_asks_again(room, message):
-    at = open_page("pages/join.py", room=room)
+    at = open_page("lessons/join.py", room=room)
     assert any(message in error for error in texts(at.error))
     assert at.text_input(key="join_code")
 
@@ -145,14 +145,14 @@ def test_an_expired_room_is_refused_on_the_join_page(monkeypatch):
     code = polls.open_room("bpe", "bpe", "toy:low-lower", "/bpe", {"merges": 4}, [("low", 5)])
     later = polls.clock() + rooms.LIFETIME + 1
     monkeypatch.setattr(polls, "clock", lambda: later)
-    at = open_page("pages/join.py", room=code)
+    at = open_page("lessons/join.py", room=code)
     assert any(f"Room {code} has expired" in error for error in texts(at.error))
 
 
 def test_without_a_round_the_student_waits():
     polls = rooms.store()
     code = polls.open_room("bpe", "bpe", "toy:low-lower", "/bpe", {"merges": 4}, [("low", 5)])
-    at = open_page("pages/join.py", room=code)
+    at = open_page("lessons/join.py", room=code)
     assert texts(at.info) == ["Waiting for your teacher to open the first round."]
 
 

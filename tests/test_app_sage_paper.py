@@ -19,7 +19,7 @@ SETTINGS = sage.SageSettings(vocab_size=150, k=10, M=20)
 def page():
     st.cache_data.clear()
     st.cache_resource.clear()
-    at = open_page("pages/sage.py", **TINY)
+    at = open_page("lessons/sage.py", **TINY)
     assert not at.error, [e.value for e in at.error]
     return at
 

@@ -22,8 +22,8 @@ from streamlit.testing.v1 import AppTest
 
 from subtok_core import compare, corpus, limits, sage
 
-sys.path.insert(0, str(Path(__file__).parents[1]))  # pages/, as the app imports it
-from pages import _widgets as w  # noqa: E402
+sys.path.insert(0, str(Path(__file__).parents[1]))  # lessons/, as the app imports it
+from lessons import _widgets as w  # noqa: E402
 
 BAD = ["-1", "abc", "1e12", ""]
 TITLES = {
@@ -78,7 +78,7 @@ def run_page(page: str, query: dict[str, str]) -> AppTest:
     for name, value in query.items():
         at.query_params[name] = value
     at.run()
-    return at.switch_page(f"pages/{page}.py").run()
+    return at.switch_page(f"lessons/{page}.py").run()
 
 
 def naming(at: AppTest, param: str) -> list[str]:

@@ -1,5 +1,5 @@
 """`subtok export --model M --format hf [--out FILE]` and the page's download helper
-(pages/_export.plan), without AppTest."""
+(lessons/_export.plan), without AppTest."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from subtok_core.bpe import train_bpe
 from subtok_core.cli import main
 from subtok_core.unigram import UnigramModel, train_unigram
 
-sys.path.insert(0, str(Path(__file__).parents[1]))  # pages/, as the app imports it
-from pages import _export  # noqa: E402
+sys.path.insert(0, str(Path(__file__).parents[1]))  # lessons/, as the app imports it
+from lessons import _export  # noqa: E402
 
 TEXT = "lowest newer wider, slower"
 

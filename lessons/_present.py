@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages._keys import widget_key
+from lessons._keys import widget_key
 
 PARAM = "present"  # ?present=1; not a bound widget: a bound toggle reads only true/false
 
@@ -29,7 +29,7 @@ h3 {font-size: 1.35rem !important;}
 </style>"""
 
 # Presenter mode. Containers keyed "<page>_edit_..." hold the editing widgets (see
-# settings_row and pages._steps.corpus_trace): hidden, not removed.
+# settings_row and lessons._steps.corpus_trace): hidden, not removed.
 PRESENT_CSS = """<style>
 html {font-size: 19px;}
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages import _widgets as w
+from lessons import _widgets as w
 from subtok_core.notes import Note, all_notes
 
 SEEDS_TEXT = {
@@ -47,7 +47,7 @@ def card(note: Note) -> None:
         st.table(figures_frame(note), hide_index=True)
         st.markdown(f"**Why they differ.** {note.cause}")
         st.page_link(
-            f"pages/{note.page}.py",
+            f"lessons/{note.page}.py",
             label="Open the lesson at this spot",
             icon=":material/arrow_forward:",
             query_params=dict(note.query),
@@ -55,7 +55,6 @@ def card(note: Note) -> None:
         st.caption(f"`{note.link}`")
 
 
-w.ensure_navigation()
 st.title("Notes on the material")
 st.write(
     "The course material has a few slips: numbers rounded before they were multiplied, a "

@@ -2,7 +2,7 @@
 open a room (its code, the link /join?room=CODE and a QR code of it), open a round on
 the step shown, watch the answers come in, reveal the algorithm's choice and why.
 
-The students' side is pages/join.py; rooms, rounds and answers are kept by
+The students' side is lessons/join.py; rooms, rounds and answers are kept by
 subtok_core.rooms in the database of the setting (SUBTOK_DB_URL), so that every app
 server of a department sees the same class.
 """
@@ -17,7 +17,7 @@ import pandas as pd
 import segno
 import streamlit as st
 
-from pages import _widgets as w
+from lessons import _widgets as w
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
 
@@ -28,7 +28,7 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
 def class_poll(page_name: str, trace, i: int, question: str) -> Callable[[], None]:
     """The lesson's class poll on step i, closed until the teacher opens it (its panel runs
     only then): returns the function that draws it, for the page to place (and for
-    presenter mode to keep, pages._present.end_of_step_view)."""
+    presenter mode to keep, lessons._present.end_of_step_view)."""
 
     def draw() -> None:
         with w.lazy_expander(f"Class poll: {question}", page_name, "class_poll") as box:

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from pages import _cached as cached
-from pages import _sage_paper as paper_views
-from pages import _sage_results as outcome
-from pages import _sage_runs as sage_runs
-from pages import _sage_views as views
-from pages import _widgets as w
+from lessons import _cached as cached
+from lessons import _sage_paper as paper_views
+from lessons import _sage_results as outcome
+from lessons import _sage_runs as sage_runs
+from lessons import _sage_views as views
+from lessons import _widgets as w
 from subtok_core import corpus, limits, sage
 from subtok_core.sage import timing
 
@@ -171,7 +171,6 @@ def stopped_log() -> None:
     st.warning("Stopped before the first step finished.")
 
 
-w.ensure_navigation()
 st.title("SaGe: context-aware vocabulary pruning")
 st.write(
     "SaGe (Yehezkel & Pinter, 2023: the SaGe paper) starts from a BPE vocabulary n times "

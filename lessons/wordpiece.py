@@ -7,9 +7,9 @@ import html
 import pandas as pd
 import streamlit as st
 
-from pages import _cached as cached
-from pages import _export, _poll
-from pages import _widgets as w
+from lessons import _cached as cached
+from lessons import _export, _poll
+from lessons import _widgets as w
 from subtok_core import bpe, wordpiece
 from subtok_core.charts import lessons as viz
 from subtok_core.explain import pair_text
@@ -151,7 +151,6 @@ def token_chips(tokens, text: str) -> str:
     return "".join(parts)
 
 
-w.ensure_navigation()
 w.page_head(
     "WordPiece",
     "WordPiece builds its vocabulary like BPE, but merges the pair with the highest score "

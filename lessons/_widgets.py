@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterable
 import pandas as pd
 import streamlit as st
 
-from pages import _cached as cached
+from lessons import _cached as cached
 
 # The shared pieces live in their own modules; the pages reach all of them as `w.<name>`.
-from pages._corpus import (  # noqa: F401
+from lessons._corpus import (  # noqa: F401
     DEFAULT_TEXT,
     TEXT,
     UPLOAD,
@@ -28,17 +28,17 @@ from pages._corpus import (  # noqa: F401
     sample_print,
     settings_caption,
 )
-from pages._keys import PAGES, current_page, widget_key  # noqa: F401
-from pages._present import end_of_step_view, page_head, presenting, settings_row  # noqa: F401
-from pages._steps import (  # noqa: F401
+from lessons._keys import PAGES, current_page, widget_key  # noqa: F401
+from lessons._present import end_of_step_view, page_head, presenting, settings_row  # noqa: F401
+from lessons._steps import (  # noqa: F401
     corpus_trace,
     lazy_expander,
     rerun_page,
     step_slider,
     stepped,
 )
-from pages._store import TraceStore, fingerprint, run_key, trace_store  # noqa: F401
-from pages._url import (  # noqa: F401
+from lessons._store import TraceStore, fingerprint, run_key, trace_store  # noqa: F401
+from lessons._url import (  # noqa: F401
     FIXES,
     choice_box,
     limit_help,
@@ -53,7 +53,7 @@ from pages._url import (  # noqa: F401
     url_text,
     url_warning,
 )
-from pages._views import open_view  # noqa: F401
+from lessons._views import open_view  # noqa: F401
 from subtok_core import export, limits
 from subtok_core.charts import lessons as viz
 
@@ -84,21 +84,6 @@ table.tries th, table.tries td {padding: .15em .6em; border-bottom: 1px solid #e
 table.tries td:not(:last-child), table.tries th {white-space: nowrap;}
 </style>
 """
-
-
-def ensure_navigation() -> None:
-    """Run the page inside app.py's navigation, also when a deep link is the first request.
-
-    Streamlit starts in its legacy multipage mode when a folder named pages/ exists, and
-    leaves it only once some run calls st.navigation; a fresh server whose first request
-    is /bpe?... would run this page alone (no page config, a raw page list). Leave the
-    legacy mode and rerun: the rerun goes through app.py and lands on the same page.
-    """
-    from streamlit.runtime.pages_manager import PagesManager
-
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
 
 
 def chips(

@@ -9,10 +9,10 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
-from pages import _cached as cached
-from pages import _compare_paper as paper
-from pages import _compare_views as views
-from pages import _widgets as w
+from lessons import _cached as cached
+from lessons import _compare_paper as paper
+from lessons import _compare_views as views
+from lessons import _widgets as w
 from subtok_core import compare, corpus, limits, parallel, registry
 from subtok_core import measure as metrics
 from subtok_core.charts import compare as viz_compare
@@ -381,7 +381,6 @@ def untimed_note(others: list[str]) -> None:
     )
 
 
-w.ensure_navigation()
 st.title("Compare tokenizers")
 st.write(
     "The same corpus, the same vocabulary size, different algorithms, and beside them the "

@@ -8,9 +8,9 @@ import inspect
 
 import streamlit as st
 
-from pages import _cached as cached
-from pages import _export, _poll, _regularize
-from pages import _widgets as w
+from lessons import _cached as cached
+from lessons import _export, _poll, _regularize
+from lessons import _widgets as w
 from subtok_core import bpe
 from subtok_core.bpe import explain_bpe_start, explain_bpe_step, judge_guess, reference
 from subtok_core.explain import pair_text
@@ -70,7 +70,6 @@ def encode_panel(trace, i: int) -> None:
     st.write(f"**{len(seg.tokens)} tokens:** " + " ".join(f"`{t.text}`" for t in seg.tokens))
 
 
-w.ensure_navigation()
 w.page_head(
     "Byte-pair encoding",
     "BPE starts from single characters and, step by step, merges the pair of adjacent "

@@ -8,10 +8,10 @@ import dataclasses
 
 import streamlit as st
 
-from pages import _bytebpe_replay as replay
-from pages import _bytebpe_views as views
-from pages import _cached as cached
-from pages import _widgets as w
+from lessons import _bytebpe_replay as replay
+from lessons import _bytebpe_views as views
+from lessons import _cached as cached
+from lessons import _widgets as w
 from subtok_core import bytebpe
 from subtok_core.bytebpe import io as bytebpe_io
 from subtok_core.merging import TIE_RULES
@@ -34,7 +34,6 @@ def trained(lines, corpus_print: str, pattern: str, ties: str, merges: int):
     )
 
 
-w.ensure_navigation()
 w.page_head(
     "Byte-level BPE",
     "GPT-2, GPT-4 and most models since train BPE on bytes, not characters: a regular "

@@ -15,7 +15,7 @@ from dataclasses import asdict, replace
 
 import streamlit as st
 
-from pages import _widgets as w
+from lessons import _widgets as w
 from subtok_core import batch, parallel, sage
 from subtok_core.sage import worker as sage_worker
 

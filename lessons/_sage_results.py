@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages import _widgets as w
+from lessons import _widgets as w
 from subtok_core import measure as metrics
 from subtok_core import sage
 from subtok_core.charts import compare as viz_compare

@@ -14,7 +14,7 @@ import secrets
 import pandas as pd
 import streamlit as st
 
-from pages import _widgets as w
+from lessons import _widgets as w
 from subtok_core import bpe, corpus, registry, rooms, wordpiece
 
 PAGE = "join"
@@ -159,7 +159,6 @@ def show_verdict(current, question, mine: str | None) -> None:
             st.info(question.explanation)
 
 
-w.ensure_navigation()
 st.title("Class poll")
 code = st.query_params.get("room", "").strip()
 if not code:

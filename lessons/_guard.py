@@ -17,7 +17,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import (
 )
 
 import subtok_core
-from pages._url import settle_url
+from lessons._url import settle_url
 
 CORE = Path(subtok_core.__file__).resolve().parent
 LOG = logging.getLogger("subtok.pages")
@@ -45,7 +45,7 @@ def guarded(run: Callable[[], None], where: str) -> None:
     a fragment that has already shown its error raises FragmentHandledException.
 
     A completed run forgets the warnings about parameters corrected before it
-    (pages._url.settle_url).
+    (lessons._url.settle_url).
     """
     try:
         run()

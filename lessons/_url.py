@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from pages._views import note_param, remember_view
+from lessons._views import note_param, remember_view
 from subtok_core import limits
 
 # --- URL parameters: read, and corrected, before the widget bound to them is made -------
@@ -90,7 +90,7 @@ def url_text(key: str, state_key: str | None = None) -> str | None:
     """The address's value of `key` while it still decides the widget's value: before the
     session holds one under `state_key` (the key itself for a bound widget); else None.
     Every parameter a page reads comes through here, so the page's view can be kept
-    (pages._views)."""
+    (lessons._views)."""
     note_param(key, state_key)
     if (state_key or key) in st.session_state or key not in st.query_params:
         return None
@@ -154,7 +154,7 @@ def _from_url(key: str, parse: Callable, state_key: str | None, default, show: C
 
 def settle_url() -> None:
     """After a page's run has completed (app.py calls this): forget the warnings about
-    parameters corrected before it, and remember the page's view (pages._views)."""
+    parameters corrected before it, and remember the page's view (lessons._views)."""
     st.session_state.pop(FIXES, None)
     remember_view()
 

@@ -9,7 +9,7 @@ import html
 import pandas as pd
 import streamlit as st
 
-from pages import _widgets as w
+from lessons import _widgets as w
 from subtok_core import bpe, sampling, unigram
 from subtok_core.bpe import dropout
 from subtok_core.charts import regularize as charts

@@ -31,7 +31,7 @@ import contextlib
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from pages._keys import current_page
+from lessons._keys import current_page
 
 PARAMS = "url_params"  # session: page -> {parameter: session key keeping it, None if bound}
 REPLACED = "url_replaced"  # session: page -> {address the browser rewrote: the view it held}

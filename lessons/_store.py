@@ -64,7 +64,7 @@ class TraceStore(Store):
         return found
 
     def key_of(self, run) -> str | None:
-        """The key `run` is kept under, as a digest (what the page caches of pages._cached
+        """The key `run` is kept under, as a digest (what the page caches of lessons._cached
         are keyed by); None when the store does not keep it. Found by identity: a page
         holds the run it got from here, so no other object can have taken its place."""
         with self.lock:
@@ -94,7 +94,7 @@ def fingerprint(*parts) -> str:
 
 def run_key(run) -> str | None:
     """The key of `run` (a trace) in the server-wide store, None when it is not kept (then
-    the pieces drawn from it are not cached, see pages._cached)."""
+    the pieces drawn from it are not cached, see lessons._cached)."""
     return trace_store().key_of(run)
 
 

@@ -7,9 +7,9 @@ import math
 import pandas as pd
 import streamlit as st
 
-from pages import _cached as cached
-from pages import _export, _poll, _regularize
-from pages import _widgets as w
+from lessons import _cached as cached
+from lessons import _export, _poll, _regularize
+from lessons import _widgets as w
 from subtok_core import export, lattice, limits, notes, unigram
 from subtok_core.charts import lessons as viz
 from subtok_core.unigram.seed import SEED_TEXT, SEEDS
@@ -405,7 +405,7 @@ def lattice_frame(lat, scale: float = 1.0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-STEP = "step"  # the step slider's key (pages/_steps.py), bound to ?step=
+STEP = "step"  # the step slider's key (lessons/_steps.py), bound to ?step=
 
 
 def prune_now(choices: tuple[str, ...], prune_step: int) -> None:
@@ -521,7 +521,6 @@ def removal_panel(trace, step) -> None:
         )
 
 
-w.ensure_navigation()
 w.page_head(
     "Unigram language model",
     "Unigram works top-down: it starts from a big vocabulary and prunes the pieces whose "

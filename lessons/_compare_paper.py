@@ -7,8 +7,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages import _cached as cached
-from pages import _widgets as w
+from lessons import _cached as cached
+from lessons import _widgets as w
 from subtok_core import compare
 from subtok_core.charts import morphology as viz_morphology
 from subtok_core.measure import morphology

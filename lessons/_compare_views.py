@@ -9,8 +9,8 @@ import html
 import pandas as pd
 import streamlit as st
 
-from pages import _cached as cached
-from pages import _widgets as w
+from lessons import _cached as cached
+from lessons import _widgets as w
 from subtok_core import compare, languages
 from subtok_core.charts import languages as viz_languages
 from subtok_core.pretrained import Pretrained
@@ -214,7 +214,7 @@ def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -
 
 def export_panel(models: dict, prints: dict, labels: dict) -> None:
     """Each tokenizer trained here as a Hugging Face tokenizer.json, to load elsewhere."""
-    from pages import _export  # the exporter loads only on pages that export
+    from lessons import _export  # the exporter loads only on pages that export
 
     trained = [k for k, m in models.items() if not isinstance(m, Pretrained)]
     if not trained:

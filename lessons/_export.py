@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from pages import _widgets as w
+from lessons import _widgets as w
 from subtok_core import hf_export
 
 LABEL = "Download as Hugging Face tokenizer.json"

@@ -8,8 +8,8 @@ import html
 import pandas as pd
 import streamlit as st
 
-from pages import _widgets as w
-from pages._bytebpe_views import PAGE, pair_label, quoted, show_chips, shown, symbol_chips
+from lessons import _widgets as w
+from lessons._bytebpe_views import PAGE, pair_label, quoted, show_chips, shown, symbol_chips
 from subtok_core import bytebpe
 
 DEFAULT_TEXT = "hello 😀 world 12345"
@@ -29,7 +29,7 @@ def _trained_encoder(run: str, i: int, _trace) -> bytebpe.Encoder:
 
 
 def encoder_for(vocab: str, trace, i: int) -> bytebpe.Encoder:
-    """The encoder, built once: the trained model's per run and step (pages._cached's key),
+    """The encoder, built once: the trained model's per run and step (lessons._cached's key),
     a pretrained tokenizer's once per server (bytebpe.for_tokenizer)."""
     if vocab != "trained":
         return bytebpe.for_tokenizer(vocab)

@@ -13,7 +13,7 @@ import logging
 
 import streamlit as st
 
-from pages._keys import widget_key
+from lessons._keys import widget_key
 from subtok_core import estimate, parallel, registry
 from subtok_core.corpus import WordCounts
 

@@ -8,8 +8,8 @@ import threading
 import pandas as pd
 import streamlit as st
 
-from pages import _cached as cached
-from pages import _widgets as w
+from lessons import _cached as cached
+from lessons import _widgets as w
 from subtok_core import sage
 from subtok_core.charts import lessons as viz
 from subtok_core.sage import explain as sage_explain

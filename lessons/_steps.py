@@ -8,11 +8,11 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from pages._corpus import TEXT, UPLOAD, corpus_editor, is_sample, punct_on, sample_print
-from pages._guard import guarded
-from pages._keys import current_page, widget_key
-from pages._store import fingerprint
-from pages._url import url_int
+from lessons._corpus import TEXT, UPLOAD, corpus_editor, is_sample, punct_on, sample_print
+from lessons._guard import guarded
+from lessons._keys import current_page, widget_key
+from lessons._store import fingerprint
+from lessons._url import url_int
 
 SPEEDS = {"slow (3 s)": 3.0, "normal (1.5 s)": 1.5, "fast (0.7 s)": 0.7}  # autoplay: s a step
 
@@ -122,7 +122,7 @@ def corpus_trace(
     """The corpus panel and the trained trace: (wc, corpus_print, trace), where
     corpus_print is the corpus's fingerprint, hashed once per run; `train(wc, corpus_print)`
     gives the trace. An upload is timed beforehand for `algorithm` at `size` (see
-    pages._estimate).
+    lessons._estimate).
 
     Stops the page (after an st.error) when the corpus or the settings cannot be used.
     """

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages._estimate import upload_notice
-from pages._keys import widget_key
-from pages._store import fingerprint
-from pages._url import choice_box
-from pages._views import last_shown, note_rewritten, page_params
+from lessons._estimate import upload_notice
+from lessons._keys import widget_key
+from lessons._store import fingerprint
+from lessons._url import choice_box
+from lessons._views import last_shown, note_rewritten, page_params
 from subtok_core import corpus, toys
 
 TEXT, UPLOAD = "text:your own", "upload:a .txt file"

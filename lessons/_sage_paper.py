@@ -8,8 +8,8 @@ import html
 import pandas as pd
 import streamlit as st
 
-from pages import _sage_results as outcome
-from pages import _sage_views as views
+from lessons import _sage_results as outcome
+from lessons import _sage_views as views
 from subtok_core import sage
 from subtok_core.sage import paper, summary, table1, table2
 from subtok_core.sage.explain import bracketed

@@ -8,8 +8,8 @@ import html
 import pandas as pd
 import streamlit as st
 
-from pages import _cached as cached
-from pages import _widgets as w
+from lessons import _cached as cached
+from lessons import _widgets as w
 from subtok_core import bytebpe, corpus
 
 PAGE = "bytebpe"

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from pages import _widgets as w
+from lessons import _widgets as w
 from subtok_core import wordlevel
 
 
@@ -52,10 +52,9 @@ def word_level_opening() -> None:
         "`<UNK>` only for a character the corpus never had. The lessons below learn those "
         "pieces, starting with BPE."
     )
-    st.page_link("pages/bpe.py", label="Learn the pieces with BPE", icon=":material/join_inner:")
+    st.page_link("lessons/bpe.py", label="Learn the pieces with BPE", icon=":material/join_inner:")
 
 
-w.ensure_navigation()
 
 st.title("subtok: a lab for subword tokenization")
 st.write(
@@ -68,7 +67,7 @@ word_level_opening()
 
 LESSONS = [
     (
-        "pages/bpe.py",
+        "lessons/bpe.py",
         "Byte-pair encoding (BPE)",
         ":material/join_inner:",
         "Start from characters and merge the most frequent pair of adjacent symbols, again "
@@ -76,7 +75,7 @@ LESSONS = [
         "each merge; predict the next merge; replay the merges to encode a new word.",
     ),
     (
-        "pages/wordpiece.py",
+        "lessons/wordpiece.py",
         "WordPiece",
         ":material/percent:",
         "BPE's sibling: merge the pair with the highest score count(ab) / (count(a) × "
@@ -84,7 +83,7 @@ LESSONS = [
         "longest match first, and see why a whole word becomes [UNK].",
     ),
     (
-        "pages/unigram.py",
+        "lessons/unigram.py",
         "Unigram LM",
         ":material/content_cut:",
         "Work top-down: seed a big vocabulary, give every piece a probability, segment each "
@@ -93,7 +92,7 @@ LESSONS = [
         "counts and the word lattice.",
     ),
     (
-        "pages/sage.py",
+        "lessons/sage.py",
         "SaGe",
         ":material/hub:",
         "Context-aware pruning (SaGe paper): start from a BPE vocabulary that is too big and "
@@ -103,7 +102,7 @@ LESSONS = [
         "random) on the paper's charts, with a verdict on which trends this sample shows.",
     ),
     (
-        "pages/compare.py",
+        "lessons/compare.py",
         "Compare",
         ":material/compare:",
         "Train BPE, WordPiece and Unigram on the same corpus to the same size, type any text "
