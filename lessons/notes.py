@@ -6,7 +6,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from lessons import _widgets as w
 from subtok_core.notes import Note, all_notes
 
 SEEDS_TEXT = {
