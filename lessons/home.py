@@ -55,7 +55,6 @@ def word_level_opening() -> None:
     st.page_link("lessons/bpe.py", label="Learn the pieces with BPE", icon=":material/join_inner:")
 
 
-
 st.title("subtok: a lab for subword tokenization")
 st.write(
     "Language models read text as *subwords*: pieces between single characters and whole "
