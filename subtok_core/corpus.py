@@ -354,6 +354,12 @@ def toy_seed(name: str) -> tuple[tuple[tuple[str, int], ...], str] | None:
     return tuple((str(p), int(f)) for p, f in entry["seed"]), entry["seed_source"]
 
 
+def read_file(path: str, allow_paths: bool = False) -> str:
+    """The text of a .txt file as it is, line breaks included (a path only with
+    `allow_paths`: the command line); a name that is no file raises ValueError."""
+    return _read_path(path, allow_paths)
+
+
 def _read_path(path_str: str, allow_paths: bool) -> str:
     if not allow_paths:  # the web app: nothing on the server's disk is named by a request
         raise ValueError(

@@ -1,0 +1,146 @@
+"""``subtok check merges FILE`` and ``subtok check trainer MODULE:FUNCTION``: where a
+student's BPE first leaves the reference run, and why.
+
+Only argparse is imported here; the trainers, the diagnosis and the student's module are
+imported when a command runs, so ``subtok --help`` stays light.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..bpe.records import MARKERS
+from ..bytebpe.patterns import PATTERNS
+from ..merge_runs import TIE_RULES
+from .formats import FORMATS
+
+HELP = "compare your own BPE's merges with the reference run: the first difference and why"
+CORPUS_HELP = (
+    "toy:NAME, sample:NAME, exercise:NAME (see data/exercises) or a .txt path; byte-level "
+    "BPE reads a file as it is, line breaks included"
+)
+
+
+def add(commands) -> None:
+    """The `check` subcommand of `subtok`, with `merges` and `trainer` under it."""
+    check = commands.add_parser("check", help=HELP, description=HELP)
+    what = check.add_subparsers(dest="check_what", metavar="WHAT", required=True)
+    merges = what.add_parser(
+        "merges", help="check a merges file", description=f"Accepted formats: {FORMATS}."
+    )
+    merges.add_argument("file", metavar="FILE", help=f"your merges: {FORMATS}")
+    _settings(merges)
+    merges.set_defaults(run=run_merges)
+    trainer = what.add_parser(
+        "trainer",
+        help="run your train_bpe(input_path, vocab_size, special_tokens) and check it",
+        description="Imports MODULE and calls FUNCTION(input_path, vocab_size, special_tokens) "
+        "as CS336's assignment 1 defines it; it returns (vocab: dict[int, bytes], merges: "
+        "list[tuple[bytes, bytes]]). Your code runs on your machine only, never on the web "
+        "server.",
+    )  # fmt: skip
+    trainer.add_argument("function", metavar="MODULE:FUNCTION", help="e.g. my_bpe:train_bpe")
+    trainer.add_argument(
+        "--vocab-size", type=int, default=300, help="passed to your function (default 300)"
+    )
+    _settings(trainer, bytelevel_only=True)
+    trainer.set_defaults(run=run_trainer)
+
+
+def _settings(cmd, bytelevel_only: bool = False) -> None:
+    cmd.add_argument("--corpus", required=True, help=CORPUS_HELP)
+    cmd.add_argument(
+        "--ties", choices=TIE_RULES, default=None,
+        help="the reference's tie rule (default: first, or the exercise's)",
+    )  # fmt: skip
+    if not bytelevel_only:
+        cmd.add_argument(
+            "--marker", choices=MARKERS, default=None, help="character-level BPE's marker"
+        )
+        cmd.add_argument(
+            "--bytebpe", action="store_true",
+            help="byte-level BPE (merges in GPT-2 byte letters or lists of byte values)",
+        )  # fmt: skip
+        cmd.add_argument(
+            "--split-punct", action="store_true", help="split punctuation off words first"
+        )
+    cmd.add_argument(
+        "--pattern", choices=PATTERNS, default=None, help="byte-level pre-split (default gpt2)"
+    )
+    cmd.add_argument(
+        "--special", action="append", default=[], metavar="TOKEN",
+        help="a special token (byte-level; repeat for more): no pair crosses it",
+    )  # fmt: skip
+    cmd.add_argument("--json", action="store_true", help="print the verdict as JSON")
+
+
+def build_setup(args: argparse.Namespace, bytelevel: bool | None = None):
+    """The reference settings: the options given, else the exercise's, else defaults."""
+    from . import exercises
+    from .setup import Setup
+    from .sources import corpus_lines
+
+    ex = exercises.load(args.corpus) if args.corpus.startswith(exercises.PREFIX) else None
+    if bytelevel is None:
+        bytelevel = args.bytebpe or bool(ex and ex.bytelevel)
+    specials = tuple(args.special) or tuple(
+        v for k, v in (ex.settings if ex else ()) if k == "special"
+    )
+    pick = lambda value, key, default: value or (ex and ex.setting(key)) or default  # noqa: E731
+    return Setup(
+        corpus_lines(args.corpus, bytelevel, allow_paths=True),
+        bytelevel,
+        marker=pick(getattr(args, "marker", None), "marker", "none") if not bytelevel else "none",
+        pattern=pick(args.pattern, "pattern", "gpt2"),
+        ties=pick(args.ties, "ties", "first"),
+        specials=specials,
+        split_punct=getattr(args, "split_punct", False),
+    )
+
+
+def run_merges(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from ..corpus import decode_upload
+    from .diagnose import check
+    from .formats import read_merges
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise ValueError(f"There is no merges file {args.file!r}.")
+    setup = build_setup(args)
+    merges = read_merges(decode_upload(path.read_bytes(), path.name), setup.bytelevel)
+    report(check(setup, merges), args.json)
+
+
+def run_trainer(args: argparse.Namespace) -> None:
+    from .diagnose import check
+    from .trainer import run_student, vocab_problems
+
+    setup = build_setup(args, bytelevel=True)
+    vocab, merges, setup = run_student(args.function, args.corpus, args.vocab_size, setup)
+    verdict = check(setup, merges)
+    problems = vocab_problems(vocab, merges, setup.specials)
+    if args.json:
+        print(json.dumps({**verdict.as_json(), "vocab_problems": problems}, ensure_ascii=False))
+        return
+    report(verdict, False)
+    for line in problems:
+        print(f"vocab: {line}")
+    if not problems:
+        print(
+            f"vocab: its {len(vocab)} ids hold the 256 bytes, the special tokens and every merge."
+        )
+
+
+def report(verdict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(verdict.as_json(), ensure_ascii=False))
+        return
+    print(verdict.summary())
+    d = verdict.first_difference
+    if d is not None and d.tie_rule:
+        print(
+            f"Under the tie rule '{d.tie_rule}' more of your merges agree: try --ties {d.tie_rule}."
+        )

@@ -1,0 +1,35 @@
+"""The text a check reads: a built-in corpus, an exercise, or a file on the command line.
+
+Byte-level BPE reads a file or an exercise as it is, line breaks included (they are bytes
+like any other); the built-in toys and samples are lines, as the lessons train on them.
+
+>>> corpus_lines("exercise:whitespace", True)[0][:10]
+'def f(x):\\n'
+>>> corpus_lines("toy:cat-bat", False)[:2]
+('cat cat cat cat cat cat cat cat cat cat', 'bat bat bat bat bat')
+"""
+
+from __future__ import annotations
+
+from .. import corpus
+from . import exercises
+
+
+def corpus_lines(name: str, bytelevel: bool, *, allow_paths: bool = False) -> tuple[str, ...]:
+    """The corpus as the reference run reads it (see the module docstring)."""
+    if name.startswith(exercises.PREFIX):
+        text = exercises.load(name).text
+        return (text,) if bytelevel else tuple(text.splitlines())
+    if corpus.is_toy(name) or name.startswith("sample:"):
+        return tuple(corpus.load_lines(name))
+    text = corpus.read_file(name, allow_paths)
+    return (text,) if bytelevel else tuple(text.splitlines())
+
+
+def corpus_text(name: str, *, allow_paths: bool = False) -> str:
+    """The corpus as one text, for a student's trainer that reads a file."""
+    if name.startswith(exercises.PREFIX):
+        return exercises.load(name).text
+    if corpus.is_toy(name) or name.startswith("sample:"):
+        return "\n".join(corpus.load_lines(name)) + "\n"
+    return corpus.read_file(name, allow_paths)

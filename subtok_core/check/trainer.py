@@ -1,0 +1,126 @@
+"""``subtok check trainer``: run a student's ``train_bpe`` with CS336's signature, on the
+student's own machine, and check the vocab it returns against its merges.
+
+CS336 (assignment 1): ``train_bpe(input_path, vocab_size, special_tokens)`` returns
+``(vocab, merges)``, ``vocab: dict[int, bytes]`` and ``merges: list[tuple[bytes, bytes]]``
+in the order they were made. The web app never calls this: uploaded code is not run.
+
+>>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"<s>", 257: b"ab"}
+>>> vocab_problems(vocab, [(b"a", b"b")], ("<s>",))
+[]
+>>> for line in vocab_problems(vocab, [(b"a", b"b"), (b"ab", b"c")], ()):
+...     print(line)
+the product of merge 2, abc, is not in the vocab.
+<s> is in the vocab, but it is no byte, no special token given and no merge's product.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from .formats import from_bytes_pairs
+from .setup import Setup
+from .sources import corpus_text
+
+
+def load_function(spec: str):
+    """MODULE:FUNCTION -> the function (MODULE found from the current directory too)."""
+    module_name, _, name = spec.partition(":")
+    if not module_name or not name:
+        raise ValueError(
+            f"Give your function as MODULE:FUNCTION, like my_bpe:train_bpe, not {spec!r}."
+        )
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as err:
+        raise ValueError(f"Cannot import {module_name!r}: {err}.") from None
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise ValueError(f"The module {module_name!r} has no function {name!r}.")
+    return function
+
+
+def run_student(spec: str, corpus: str, vocab_size: int, setup: Setup):
+    """Call the student's function on the corpus as a file; (vocab, merges in GPT-2
+    letters, the setup matching the file it read)."""
+    function = load_function(spec)
+    given = Path(corpus)
+    with tempfile.TemporaryDirectory() as tmp:
+        if given.is_file():
+            path, text = given, given.read_text(encoding="utf-8")
+        else:
+            text = corpus_text(corpus)
+            path = Path(tmp) / "corpus.txt"
+            path.write_text(text, encoding="utf-8", newline="")
+        result = function(str(path), vocab_size, list(setup.specials))
+    if not (isinstance(result, tuple | list) and len(result) == 2):
+        raise ValueError(
+            f"{spec} should return (vocab, merges); it returned {type(result).__name__}."
+        )
+    vocab, merges = result
+    return vocab, from_bytes_pairs(merges), replace(setup, lines=(text,))
+
+
+def vocab_problems(vocab, merges: list, specials: tuple[str, ...]) -> list[str]:
+    """Sentences on what the vocab gets wrong about the merges (none: [])."""
+    if not isinstance(vocab, dict) or not all(
+        isinstance(k, int) and isinstance(v, bytes) for k, v in vocab.items()
+    ):
+        return ["the vocab should be a dict from int ids to bytes."]
+    problems = []
+    ids = {token: i for i, token in sorted(vocab.items(), reverse=True)}  # lowest id kept
+    if len(ids) < len(vocab):
+        problems.append(f"{len(vocab) - len(ids)} tokens have more than one id.")
+    missing = [b for b in range(256) if bytes([b]) not in ids]
+    if missing:
+        problems.append(
+            f"{len(missing)} of the 256 single bytes have no id (the first: {missing[0]})."
+        )
+    last = -1
+    for number, (left, right) in enumerate(_as_bytes(merges), start=1):
+        product = left + right
+        if product not in ids:
+            problems.append(
+                f"the product of merge {number}, {_text(product)}, is not in the vocab."
+            )
+            break
+        if ids[product] <= last:
+            problems.append(
+                f"the product of merge {number}, {_text(product)}, has id {ids[product]}, "
+                "not above the id of the merge before: ids should follow the merges."
+            )
+            break
+        last = ids[product]
+    for token in specials:
+        if token.encode("utf-8") not in ids:
+            problems.append(f"the special token {token} has no id.")
+    extra = {t for t in ids if len(t) > 1} - {a + b for a, b in _as_bytes(merges)}
+    extra -= {t.encode("utf-8") for t in specials}
+    for token in sorted(extra)[:1]:
+        problems.append(
+            f"{_text(token)} is in the vocab, but it is no byte, no special token given and "
+            "no merge's product."
+        )
+    return problems
+
+
+def _as_bytes(merges):
+    for pair in merges:
+        yield tuple(p if isinstance(p, bytes) else _letters_to_bytes(p) for p in pair)
+
+
+def _letters_to_bytes(symbol: str) -> bytes:
+    from ..bytebpe.symbols import to_bytes
+
+    return to_bytes(symbol)
+
+
+def _text(token: bytes) -> str:
+    return token.decode("utf-8", errors="backslashreplace")
