@@ -26,7 +26,7 @@ from ..merging import TIE_RULES
 from . import recount
 from .recount import Pair, Table
 from .reference import reference_merges
-from .setup import Setup, running, units
+from .setup import Setup, units, whole_lines
 
 CAUSES = ("tie", "overlap", "boundary", "stale-counts", "special-token", "pre-split",
           "marker", "unknown")  # fmt: skip
@@ -122,16 +122,12 @@ def hypotheses(
 ) -> Iterator[tuple[str, str, Table]]:
     """(cause, how it counts, its table), in the order they are tried."""
     yield "overlap", "Counted without overlap", recount.without_overlap(ref.segs, ref.count)
-    lines = running(setup)
     where = "chunk" if setup.bytelevel else "word"
-    yield (
-        "boundary",
-        f"Counted across {where} boundaries",
-        recount.across_boundaries(ref, lines, None),
-    )
+    table = recount.replayed(whole_lines(setup), done).table()
+    yield "boundary", f"Counted across {where} boundaries", table
     if not setup.bytelevel:
-        text = "Counted over the text with its spaces"
-        yield "boundary", text, recount.across_boundaries(ref, lines, " ")
+        table = recount.replayed(whole_lines(setup, " "), done).table()
+        yield "boundary", "Counted over the text with its spaces", table
     yield "stale-counts", "With counts not lowered after each merge", ref.stale
     yield "stale-counts", "With the first counts kept, not updated", ref.never_updated()
     if setup.specials:

@@ -91,19 +91,3 @@ def without_overlap(segs: dict[Unit, tuple[str, ...]], count: dict[Unit, int]) -
                 table[pair] += weight
                 free[pair] = i + 2
     return dict(table)
-
-
-def across_boundaries(replay: Replay, lines: list[list[Unit]], joiner: str | None) -> Table:
-    """Pairs inside the units plus, between neighbouring units of a line, the last symbol
-    of one with the first of the next (`joiner`: a symbol standing between them, as a
-    space left in the text)."""
-    table = defaultdict(int, replay.table())
-    for line in lines:
-        for left, right in pairwise(line):
-            a, b = replay.segs[left][-1], replay.segs[right][0]
-            if joiner is None:
-                table[(a, b)] += 1
-            else:
-                table[(a, joiner)] += 1
-                table[(joiner, b)] += 1
-    return dict(table)

@@ -105,3 +105,20 @@ def units(setup: Setup, **options) -> dict[Unit, int]:
     if not counts:
         raise ValueError("The corpus is empty: the pre-split found no word in it.")
     return counts
+
+
+def whole_lines(setup: Setup, joiner: str | None = None) -> dict[Unit, int]:
+    """Each line (or piece between special tokens) as one unit, with no pre-split: a
+    byte-level line as its bytes; a character-level line as its words' symbols one
+    after another, `joiner` (a space) between them if given."""
+    counts: dict[Unit, int] = {}
+    for piece, line in zip(setup.pieces(), running(setup), strict=True):
+        if setup.bytelevel:
+            unit: Unit = tuple(to_letters(piece.encode("utf-8")))
+        else:
+            unit = tuple(
+                s for i, w in enumerate(line) for s in ((joiner,) if i and joiner else ()) + w
+            )
+        if unit:
+            counts[unit] = counts.get(unit, 0) + 1
+    return counts
