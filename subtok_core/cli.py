@@ -43,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     algorithms = train.add_subparsers(dest="algorithm", metavar="ALGORITHM", required=True)
     for algo in registry.ALGORITHMS.values():
         cmd = algorithms.add_parser(algo.name, help=algo.cli.HELP)
-        cmd.add_argument("--corpus", required=True, help="toy:NAME, sample:NAME or a .txt path")
+        corpus_help = getattr(algo.cli, "CORPUS_HELP", "toy:NAME, sample:NAME or a .txt path")
+        cmd.add_argument("--corpus", required=True, help=corpus_help)
         algo.cli.add(cmd)
         cmd.add_argument("--json", action="store_true", help="print the trace as JSON")
         cmd.add_argument("--full", action="store_true", help=f"with --json: {algo.cli.FULL_HELP}")

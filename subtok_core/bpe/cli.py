@@ -17,6 +17,10 @@ from .records import MARKERS
 # the command's line in --help, and what --json --full adds to each step
 HELP = "byte-pair encoding, one merge at a time"
 FULL_HELP = "add every step's pair table (and segmentations on toys)"
+CORPUS_HELP = (
+    "toy:NAME, sample:NAME or a .txt path; a file is cut into words at whitespace (line "
+    "breaks included), and merges stay inside a word"
+)
 source = load_words  # what it trains on: the word counts of --corpus
 
 

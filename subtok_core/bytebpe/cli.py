@@ -25,6 +25,10 @@ from .train import load
 # the command's line in --help, and what --json --full adds to each step
 HELP = "byte-level BPE as GPT models train it: a regex pre-split, then merges of bytes"
 FULL_HELP = "add every step's pair table (and the chunks' symbols on toys)"
+CORPUS_HELP = (
+    "toy:NAME, sample:NAME or a .txt path; a file is read as it is, its line breaks "
+    "included: they are bytes like any other"
+)
 
 
 def add(cmd) -> None:

@@ -19,7 +19,7 @@ twice in each "aaa", 4 in all, against (a, b) 3; without overlap (a, a) has 2.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..explain import TIE_REASONS, pair_text, times
 from ..merging import TIE_RULES
@@ -133,6 +133,13 @@ def hypotheses(
     if setup.specials:
         table = recount.replayed(units(setup, specials=False), done).table()
         yield "special-token", "With the special tokens read as ordinary text", table
+    if setup.bytelevel and len(setup.lines) > 1:  # a trainer that reads the file whole
+        table = recount.replayed(units(replace(setup, lines=("".join(setup.lines),))), done)
+        yield (
+            "pre-split",
+            "With the pattern run over the whole text, not line by line",
+            table.table(),
+        )
     if setup.bytelevel:
         for pattern in setup.other_patterns():
             table = recount.replayed(units(setup, pattern=pattern), done).table()
@@ -175,11 +182,14 @@ def diagnose(setup, merges, k: int, expected: list[Pair], rule: str | None) -> D
 
 
 def _head(number: int, yours: Pair, theirs: Pair | None, counts: dict[str, int]) -> str:
-    mine = f"Your merge {number} is {pair_text(yours)}, which occurs {times(counts['yours'])}"
+    mine = f"Your merge {number} is {pair_text(yours)}, which {_occurs(counts['yours'])}"
     if theirs is None:
         return mine + "."
-    theirs_count = times(counts["expected"])
-    return f"{mine}; the reference merges {pair_text(theirs)}, which occurs {theirs_count}."
+    return f"{mine}; the reference merges {pair_text(theirs)}, which {_occurs(counts['expected'])}."
+
+
+def _occurs(count: int) -> str:
+    return f"occurs {times(count)}" if count else "does not occur in the corpus as it stands"
 
 
 def _tie_text(number: int, yours: Pair, theirs: Pair, count: int, ties: str, rule) -> str:

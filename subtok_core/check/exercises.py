@@ -20,6 +20,7 @@ import io
 import zipfile
 from dataclasses import dataclass
 
+from ..bytebpe.train import file_lines
 from ..corpus import DATA_DIR
 from ..merging import TIE_RULES
 from .reference import reference_merges
@@ -49,7 +50,7 @@ class Exercise:
         """The reference settings the exercise is meant for."""
         specials = tuple(v for k, v in self.settings if k == "special")
         if self.bytelevel:
-            lines: tuple[str, ...] = (self.text,)  # newlines are bytes
+            lines = file_lines(self.text)  # newlines are bytes
             return Setup(lines, True, pattern=self.setting("pattern", "gpt2"), ties=ties,
                          specials=specials)  # fmt: skip
         return Setup(

@@ -1,10 +1,11 @@
 """The text a check reads: a built-in corpus, an exercise, or a file on the command line.
 
 Byte-level BPE reads a file or an exercise as it is, line breaks included (they are bytes
-like any other); the built-in toys and samples are lines, as the lessons train on them.
+like any other), line by line as Hugging Face's trainer reads a file; the built-in toys and
+samples are their lines without breaks, as the lessons train on them.
 
->>> corpus_lines("exercise:whitespace", True)[0][:10]
-'def f(x):\\n'
+>>> corpus_lines("exercise:whitespace", True)[:2]
+('def f(x):\\n', '    return x\\n')
 >>> corpus_lines("toy:cat-bat", False)[:2]
 ('cat cat cat cat cat cat cat cat cat cat', 'bat bat bat bat bat')
 """
@@ -12,6 +13,7 @@ like any other); the built-in toys and samples are lines, as the lessons train o
 from __future__ import annotations
 
 from .. import corpus
+from ..bytebpe.train import file_lines
 from . import exercises
 
 
@@ -19,11 +21,11 @@ def corpus_lines(name: str, bytelevel: bool, *, allow_paths: bool = False) -> tu
     """The corpus as the reference run reads it (see the module docstring)."""
     if name.startswith(exercises.PREFIX):
         text = exercises.load(name).text
-        return (text,) if bytelevel else tuple(text.splitlines())
+        return file_lines(text) if bytelevel else tuple(text.splitlines())
     if corpus.is_toy(name) or name.startswith("sample:"):
         return tuple(corpus.load_lines(name))
     text = corpus.read_file(name, allow_paths)
-    return (text,) if bytelevel else tuple(text.splitlines())
+    return file_lines(text) if bytelevel else tuple(text.splitlines())
 
 
 def corpus_text(name: str, *, allow_paths: bool = False) -> str:

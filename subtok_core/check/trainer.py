@@ -23,6 +23,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from ..bytebpe.train import file_lines
 from .formats import from_bytes_pairs
 from .setup import Setup
 from .sources import corpus_text
@@ -65,7 +66,7 @@ def run_student(spec: str, corpus: str, vocab_size: int, setup: Setup):
             f"{spec} should return (vocab, merges); it returned {type(result).__name__}."
         )
     vocab, merges = result
-    return vocab, from_bytes_pairs(merges), replace(setup, lines=(text,))
+    return vocab, from_bytes_pairs(merges), replace(setup, lines=file_lines(text))
 
 
 def vocab_problems(vocab, merges: list, specials: tuple[str, ...]) -> list[str]:
