@@ -276,11 +276,64 @@ SAMPLES = {
 
 
 def list_corpora() -> list[CorpusInfo]:
-    """Every built-in corpus and sample, toys first."""
+    """Every built-in corpus and sample, toys first, then the samples and the exercises."""
     infos = [CorpusInfo(f"toy:{k}", v["title"], v["source"]) for k, v in _toys().items()]
     for key, (title, filename) in SAMPLES.items():
         infos.append(CorpusInfo(f"sample:{key}", title, f"gensim/test/test_data/{filename}"))
+    for key in exercise_names():
+        head, _ = exercise(key)
+        title = f"exercise for the cause '{head['cause']}' of a difference (subtok check)"
+        infos.append(CorpusInfo(f"{EXERCISE}{key}", title, f"ours: data/exercises/{key}.txt"))
     return infos
+
+
+EXERCISE = "exercise:"
+EXERCISE_DIR = DATA_DIR / "exercises"
+EXERCISE_HEAD = ("cause", "about", "settings")  # the comment lines each exercise starts with
+
+
+def exercise_names() -> list[str]:
+    """The exercise corpora (data/exercises/NAME.txt), each written for one cause of a
+    difference that ``subtok check`` names."""
+    return sorted(path.stem for path in EXERCISE_DIR.glob("*.txt"))
+
+
+@functools.cache
+def exercise(name: str) -> tuple[dict[str, str], str]:
+    """An exercise's head (``# cause:``, ``# about:``, ``# settings:``) and its text as it
+    is, line breaks included.
+
+    >>> head, text = exercise("exercise:runs")
+    >>> head["cause"], text.split()[:2]
+    ('overlap', ['aaaa', 'aaa'])
+    """
+    key = name.removeprefix(EXERCISE)
+    if key not in exercise_names():
+        known = ", ".join(EXERCISE + n for n in exercise_names())
+        raise ValueError(f"There is no exercise {name!r}; the exercises are {known}.")
+    raw = (EXERCISE_DIR / f"{key}.txt").read_text(encoding="utf-8")
+    *lines, text = raw.split("\n", len(EXERCISE_HEAD))
+    head = dict(line.removeprefix("# ").split(": ", 1) for line in lines)
+    if tuple(head) != EXERCISE_HEAD:
+        raise ValueError(
+            f"data/exercises/{key}.txt should start with # cause, # about, # settings."
+        )
+    return head, text
+
+
+def file_lines(text: str) -> tuple[str, ...]:
+    """A file's text cut after each line break (\\n), the breaks kept: the lines as
+    Hugging Face's trainer reads a file, so the pattern never reaches across a line end.
+
+    >>> file_lines("a \\nb\\n\\nc")
+    ('a \\n', 'b\\n', '\\n', 'c')
+    """
+    pieces = text.split("\n")
+    return (*(piece + "\n" for piece in pieces[:-1]), *([pieces[-1]] if pieces[-1] else []))
+
+
+def is_exercise(name: str) -> bool:
+    return name.startswith(EXERCISE)
 
 
 def toy_names() -> list[str]:
@@ -327,6 +380,8 @@ def load_lines(name: str, *, allow_paths: bool = False) -> list[str]:
         if "text" in entry:
             return [entry["text"]]
         return [" ".join([w] * c) for w, c in entry["counts"]]
+    if is_exercise(name):  # each line with its break: byte-level BPE learns them
+        return list(file_lines(exercise(name)[1]))
     return _read_path(name, allow_paths).splitlines()
 
 
@@ -396,6 +451,8 @@ def load(name: str, split_punct: bool = False, *, allow_paths: bool = False) -> 
         return from_text(entry["text"], split_punct, name)
     if name.startswith("sample:"):
         return count_words(_words_of_lines(load_lines(name), split_punct), name)
+    if is_exercise(name):
+        return from_text(exercise(name)[1], split_punct, name)
     return from_text(_read_path(name, allow_paths), split_punct, name)
 
 

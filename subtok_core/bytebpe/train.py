@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from ..bpe.encode import word_segmenter as bpe_segmenter
 from ..bpe.records import BpeModel
 from ..bpe.train import _State, _steps
-from ..corpus import WordCounts, is_toy, load_lines, read_file
+from ..corpus import WordCounts, file_lines, is_exercise, is_toy, load_lines, read_file
 from ..merging import collect_steps, merge_goal, snapshot_mode, stop_reason
 from ..records import Trace
 from .patterns import check_pattern, compiled
@@ -48,20 +48,9 @@ def load(name: str, *, allow_paths: bool = False) -> tuple[str, ...]:
     """A corpus name -> its lines of text (the pattern splits them when training). A file
     (the command line) keeps its line breaks, each line ending with its own: they are
     bytes to learn, as they are for Hugging Face's trainer given the same file."""
-    if allow_paths and not (is_toy(name) or name.startswith("sample:")):
+    if allow_paths and not (is_toy(name) or is_exercise(name) or name.startswith("sample:")):
         return file_lines(read_file(name, allow_paths))
     return tuple(load_lines(name, allow_paths=allow_paths))
-
-
-def file_lines(text: str) -> tuple[str, ...]:
-    """A file's text cut after each line break (\\n), the breaks kept: the lines as
-    Hugging Face's trainer reads a file, so the pattern never reaches across a line end.
-
-    >>> file_lines("a \\nb\\n\\nc")
-    ('a \\n', 'b\\n', '\\n', 'c')
-    """
-    pieces = text.split("\n")
-    return (*(piece + "\n" for piece in pieces[:-1]), *([pieces[-1]] if pieces[-1] else []))
 
 
 def chunk_counts(source: Source, pattern: str) -> WordCounts:

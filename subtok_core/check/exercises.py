@@ -20,14 +20,12 @@ import io
 import zipfile
 from dataclasses import dataclass
 
-from ..bytebpe.train import file_lines
-from ..corpus import DATA_DIR
+from .. import corpus
 from ..merging import TIE_RULES
 from .reference import reference_merges
 from .setup import Setup
 
-EXERCISE_DIR = DATA_DIR / "exercises"
-PREFIX = "exercise:"
+PREFIX = corpus.EXERCISE
 KEY_LIMIT = 60  # merges in an answer key at most (the small texts run out before)
 
 
@@ -50,7 +48,7 @@ class Exercise:
         """The reference settings the exercise is meant for."""
         specials = tuple(v for k, v in self.settings if k == "special")
         if self.bytelevel:
-            lines = file_lines(self.text)  # newlines are bytes
+            lines = corpus.file_lines(self.text)  # newlines are bytes
             return Setup(lines, True, pattern=self.setting("pattern", "gpt2"), ties=ties,
                          specials=specials)  # fmt: skip
         return Setup(
@@ -59,24 +57,15 @@ class Exercise:
 
 
 def names() -> list[str]:
-    return sorted(path.stem for path in EXERCISE_DIR.glob("*.txt"))
+    return corpus.exercise_names()
 
 
 @functools.cache
 def load(name: str) -> Exercise:
     """The exercise `name` (with or without the ``exercise:`` prefix)."""
-    name = name.removeprefix(PREFIX)
-    if name not in names():
-        known = ", ".join(PREFIX + n for n in names())
-        raise ValueError(f"There is no exercise {name!r}; the exercises are {known}.")
-    raw = (EXERCISE_DIR / f"{name}.txt").read_text(encoding="utf-8")
-    head, text = raw.split("\n", 3)[:3], raw.split("\n", 3)[3]
-    fields = dict(line.removeprefix("# ").split(": ", 1) for line in head)
-    settings = []
-    for item in fields["settings"].split():
-        key, _, value = item.partition("=")
-        settings.append((key, value))
-    return Exercise(name, fields["cause"], fields["about"], tuple(settings), text)
+    head, text = corpus.exercise(name)
+    settings = tuple(item.partition("=")[::2] for item in head["settings"].split())
+    return Exercise(name.removeprefix(PREFIX), head["cause"], head["about"], settings, text)
 
 
 def answer_key(ex: Exercise, ties: str, limit: int = KEY_LIMIT) -> list[tuple[str, str]]:

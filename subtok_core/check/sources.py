@@ -13,25 +13,23 @@ samples are their lines without breaks, as the lessons train on them.
 from __future__ import annotations
 
 from .. import corpus
-from ..bytebpe.train import file_lines
-from . import exercises
 
 
 def corpus_lines(name: str, bytelevel: bool, *, allow_paths: bool = False) -> tuple[str, ...]:
     """The corpus as the reference run reads it (see the module docstring)."""
-    if name.startswith(exercises.PREFIX):
-        text = exercises.load(name).text
-        return file_lines(text) if bytelevel else tuple(text.splitlines())
+    if corpus.is_exercise(name):
+        text = corpus.exercise(name)[1]
+        return corpus.file_lines(text) if bytelevel else tuple(text.splitlines())
     if corpus.is_toy(name) or name.startswith("sample:"):
         return tuple(corpus.load_lines(name))
     text = corpus.read_file(name, allow_paths)
-    return file_lines(text) if bytelevel else tuple(text.splitlines())
+    return corpus.file_lines(text) if bytelevel else tuple(text.splitlines())
 
 
 def corpus_text(name: str, *, allow_paths: bool = False) -> str:
     """The corpus as one text, for a student's trainer that reads a file."""
-    if name.startswith(exercises.PREFIX):
-        return exercises.load(name).text
+    if corpus.is_exercise(name):
+        return corpus.exercise(name)[1]
     if corpus.is_toy(name) or name.startswith("sample:"):
         return "\n".join(corpus.load_lines(name)) + "\n"
     return corpus.read_file(name, allow_paths)

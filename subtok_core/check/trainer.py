@@ -23,7 +23,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from ..bytebpe.train import file_lines
+from ..corpus import file_lines
 from .formats import from_bytes_pairs
 from .setup import Setup
 from .sources import corpus_text
