@@ -26,6 +26,9 @@ LESSONS = [
     st.Page("lessons/sage.py", title="SaGe", icon=":material/hub:", url_path="sage"),
     st.Page("lessons/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
     st.Page(
+        "lessons/check.py", title="Check your BPE", icon=":material/fact_check:", url_path="check"
+    ),
+    st.Page(
         "lessons/notes.py", title="Notes on the material", icon=":material/rule:", url_path="notes"
     ),
     # last: a student's page, reached by the link or QR code of a class poll, listed for

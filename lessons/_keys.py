@@ -11,6 +11,7 @@ PAGES = (
     "compare",
     "join",
     "home",
+    "check",
 )  # key prefixes
 
 

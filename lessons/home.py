@@ -110,6 +110,15 @@ LESSONS = [
         "frequency profiles, the tokens each uses more. Train on one sample, measure on "
         "another.",
     ),
+    (
+        "lessons/check.py",
+        "Check your own BPE",
+        ":material/fact_check:",
+        "Wrote BPE yourself? Upload its merges and see the first merge where they leave this "
+        "lab's trainer, the pair counts at that step, and why: a tie, overlapping pairs, "
+        "pairs across boundaries, counts not updated, special tokens, the pre-split or the "
+        "marker. Exercise corpora for each cause, with answer keys.",
+    ),
 ]
 
 st.subheader("Lessons")

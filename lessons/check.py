@@ -1,0 +1,113 @@
+"""Check your own BPE: upload or paste the merges your trainer learned, and see the first
+merge where they leave the reference run, as a step of the lesson, with its cause."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from lessons import _check_views as views
+from lessons import _widgets as w
+from subtok_core import bpe, bytebpe, corpus
+from subtok_core.check import FORMATS
+from subtok_core.merging import TIE_RULES
+
+PAGE = "check"
+LEVELS = ("characters", "bytes")
+MARKER_HELP = (
+    "none: plain characters. eow: a </w> after each word. suffix: </w> glued to the last "
+    "character. sow: a ▁ before each word."
+)
+
+w.page_head(
+    "Check your own BPE",
+    "Wrote BPE yourself? Give its merges, in the order learned, and the corpus and settings "
+    "you trained on. The page trains the same corpus with this lab's trainer and shows the "
+    "first merge where your list differs, with the pair counts at that step and the cause, "
+    "found by counting the pairs again the ways a trainer often goes wrong: overlapping "
+    "pairs, pairs across word boundaries, counts not updated, special tokens, another "
+    "pre-split or marker. Uploaded files are read as data only; no code is run.",
+)
+
+options = [*(corpus.EXERCISE + n for n in corpus.exercise_names()), *corpus.toy_names(),
+           *(i.name for i in corpus.list_corpora() if i.name.startswith("sample:"))]  # fmt: skip
+c1, c2, c3, c4 = st.columns([3, 1.2, 1.2, 1])
+name = w.choice_box(c1, "corpus", options, "corpus", "exercise:runs")
+ex = views.exercises.load(name) if corpus.is_exercise(name) else None
+if st.session_state.get(w.widget_key(PAGE, "last")) not in (None, name) and ex is not None:
+    st.session_state["level"] = LEVELS[ex.bytelevel]  # a new exercise starts from its settings
+    st.session_state["marker"] = ex.setting("marker", "none")
+    st.session_state["pattern"] = ex.setting("pattern", "gpt2")
+st.session_state[w.widget_key(PAGE, "last")] = name
+default_level = LEVELS[bool(ex and ex.bytelevel)]
+level = w.choice_box(c2, "BPE on", LEVELS, "level", default_level)
+bytelevel = level == "bytes"
+if bytelevel:
+    pattern = w.choice_box(c3, "pre-split pattern", bytebpe.PATTERNS, "pattern",
+                           (ex and ex.setting("pattern")) or "gpt2")  # fmt: skip
+    marker = "none"
+else:
+    marker = w.choice_box(c3, "word-boundary marker", bpe.MARKERS, "marker",
+                          (ex and ex.setting("marker")) or "none", help=MARKER_HELP)  # fmt: skip
+    pattern = "gpt2"
+ties = w.choice_box(c4, "tie rule", TIE_RULES, "ties", "first", help=w.TIES_HELP)
+specials: tuple[str, ...] = ()
+if bytelevel:
+    given = " ".join(v for k, v in (ex.settings if ex else ()) if k == "special")
+    typed = st.text_input("special tokens (separated by spaces; none is fine)", given,
+                          key=w.widget_key(PAGE, f"special_{name}"))  # fmt: skip
+    specials = tuple(typed.split())
+
+st.subheader("Your merges")
+left, right = st.columns(2)
+upload = left.file_uploader(
+    "Upload a merges file", key=w.widget_key(PAGE, "upload"), help=f"Accepted: {FORMATS}."
+)
+pasted = right.text_area(
+    "or paste them, one merge per line ('a b')", key=w.widget_key(PAGE, "paste"), height=120
+)
+st.caption(f"Accepted: {FORMATS}.")
+
+text = None
+if upload is not None:
+    text = w.read_upload(upload)
+elif pasted.strip():
+    text = pasted
+
+settings = (bytelevel, marker, pattern, ties, specials)
+if text:
+    try:
+        with st.spinner("Training the reference and counting the pairs again..."):
+            verdict = views.verdict(name, text, settings)
+    except ValueError as err:
+        st.error(str(err))
+        verdict = None
+    if verdict is not None and verdict.identical:
+        st.success(verdict.summary())
+    elif verdict is not None:
+        d = verdict.first_difference
+        st.header(f"Merge {d.merge}: your list leaves the reference")
+        st.info(f"**Cause: {d.cause}.** {d.explanation}")
+        if d.tie_rule:
+            st.write(f"Under the tie rule **{d.tie_rule}** more of your merges agree.")
+        st.caption(
+            f"The pair counts of the reference before merge {d.merge}, after the "
+            f"{d.merge - 1} merges you agree on"
+            + (
+                " (symbols in GPT-2's byte letters: Ġ is a space, Ċ a line break)."
+                if bytelevel
+                else "."
+            )
+        )
+        frame = views.pair_frame(d)
+        st.dataframe(views.styled(frame), hide_index=True, width="stretch")
+        views.lesson_link(name, settings, d)
+else:
+    st.info("Upload or paste your merges to check them.")
+
+st.subheader("Exercise corpora")
+st.write(
+    "Each corpus below is written to bring out one cause. Train your BPE on it, check your "
+    "merges here or with `subtok check merges FILE --corpus exercise:NAME`, or compare with "
+    "the answer keys: this lab's merges under each tie rule, in the zip."
+)
+views.exercise_list()

@@ -1,0 +1,75 @@
+"""AppTest: the /check page. A pasted merge list with the overlap bug of the issue's
+example is named at merge 1 with its counts (runs: (a, a) 13 with overlap, 7 without,
+(a, b) 8, counted by hand); a list equal to the textbook loop is identical; the marked
+rows of the pair table say in words which pair is whose; the link opens /bpe at that
+merge; each exercise has a zip with its corpus and the answer keys; bad input is an
+st.error and the page keeps working."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+from apptools import open_page
+
+
+def paste(at, text: str):
+    at.text_area[0].set_value(text).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_the_overlap_bug_is_named_at_merge_one():
+    at = paste(open_page("lessons/check.py", corpus="exercise:runs"), "a b\n")
+    said = " ".join(i.value for i in at.info)
+    assert "Cause: overlap." in said
+    assert "(a, b), which occurs 8 times" in said and "(a, a), which occurs 13 times" in said
+    assert "(a, a) has 7" in said
+    frame = at.dataframe[0].value
+    marked = frame[frame["mark"] != ""]
+    assert marked[["left", "right"]].values.tolist() == [["a", "a"], ["a", "b"]]
+    assert marked["count"].tolist() == [13, 8]
+    assert [m.startswith("◀") for m in marked["mark"]] == [True, True]
+    link = at.get("page_link")[-1].proto
+    assert (link.page, link.label) == ("bpe", "Open /bpe at merge 1")
+    assert "corpus=exercise%3Aruns" in link.query_string and "step=1" in link.query_string
+
+
+def test_the_link_opens_bpe_at_that_merge_with_the_same_pair():
+    at = open_page("lessons/bpe.py", corpus="exercise:runs", marker="none", ties="first",
+                   merges="10", step="1")  # fmt: skip
+    assert "Merge 1: the pair (a, a) occurs 13 times" in " ".join(i.value for i in at.info)
+
+
+def test_a_correct_list_is_identical():
+    at = paste(open_page("lessons/check.py", corpus="exercise:runs"), "a a\na b\n")
+    assert at.success and "identical: your 2 merges" in at.success[0].value
+
+
+def test_a_byte_level_exercise_takes_its_settings():
+    at = open_page("lessons/check.py", corpus="exercise:special")
+    assert at.selectbox(key="level").value == "bytes"
+    assert at.text_input[0].value == "<|endoftext|>"
+    at = paste(at, "a t\n< |\n")
+    assert "Cause: special-token." in " ".join(i.value for i in at.info)
+
+
+def test_bad_merges_are_an_error_and_the_page_goes_on():
+    at = paste(open_page("lessons/check.py", corpus="exercise:runs"), "a b c\n")
+    assert at.error and "Line 1 of the merges" in at.error[0].value
+    assert any("Exercise corpora" in s.value for s in at.subheader)
+
+
+def test_every_exercise_has_a_zip_with_its_answer_keys():
+    at = open_page("lessons/check.py")
+    buttons = [b for b in at.get("download_button")]
+    assert len(buttons) >= 6
+    from lessons._check_views import exercise_zip
+
+    names = zipfile.ZipFile(io.BytesIO(exercise_zip("runs"))).namelist()
+    assert sorted(names) == sorted(
+        ["runs/corpus.txt", "runs/merges-first.txt", "runs/merges-lex.txt",
+         "runs/merges-tokenizers.txt", "runs/README.txt"]
+    )  # fmt: skip
+    key = zipfile.ZipFile(io.BytesIO(exercise_zip("runs"))).read("runs/merges-first.txt")
+    assert key.decode().splitlines()[1:3] == ["a a", "a b"]  # by hand: (a, a) 13, then (a, b) 8
