@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from lessons._keys import widget_key
 from subtok_core import corpus
 from subtok_core.check import Difference, Setup, Verdict, check, exercises, read_merges
 from subtok_core.check.sources import corpus_lines
@@ -93,5 +94,5 @@ def exercise_list() -> None:
                 data=exercise_zip(name),
                 file_name=f"exercise-{name}.zip",
                 mime="application/zip",
-                key=f"check_zip_{name}",
+                key=widget_key("check", f"zip_{name}"),
             )
