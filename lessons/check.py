@@ -12,6 +12,9 @@ from subtok_core.check import FORMATS
 from subtok_core.merging import TIE_RULES
 
 PAGE = "check"
+# The address keeps the choices under names of this page's own (data, level, mark, split,
+# rule): a parameter a page binds is dropped from the address when another page opens, so
+# sharing corpus, marker or ties with /bpe would drop them from the link into /bpe.
 LEVELS = ("characters", "bytes")
 MARKER_HELP = (
     "none: plain characters. eow: a </w> after each word. suffix: </w> glued to the last "
@@ -31,25 +34,25 @@ w.page_head(
 options = [*(corpus.EXERCISE + n for n in corpus.exercise_names()), *corpus.toy_names(),
            *(i.name for i in corpus.list_corpora() if i.name.startswith("sample:"))]  # fmt: skip
 c1, c2, c3, c4 = st.columns([3, 1.2, 1.2, 1])
-name = w.choice_box(c1, "corpus", options, "corpus", "exercise:runs")
+name = w.choice_box(c1, "corpus", options, "data", "exercise:runs")
 ex = views.exercises.load(name) if corpus.is_exercise(name) else None
 if st.session_state.get(w.widget_key(PAGE, "last")) not in (None, name) and ex is not None:
     st.session_state["level"] = LEVELS[ex.bytelevel]  # a new exercise starts from its settings
-    st.session_state["marker"] = ex.setting("marker", "none")
-    st.session_state["pattern"] = ex.setting("pattern", "gpt2")
+    st.session_state["mark"] = ex.setting("marker", "none")
+    st.session_state["split"] = ex.setting("pattern", "gpt2")
 st.session_state[w.widget_key(PAGE, "last")] = name
 default_level = LEVELS[bool(ex and ex.bytelevel)]
 level = w.choice_box(c2, "BPE on", LEVELS, "level", default_level)
 bytelevel = level == "bytes"
 if bytelevel:
-    pattern = w.choice_box(c3, "pre-split pattern", bytebpe.PATTERNS, "pattern",
+    pattern = w.choice_box(c3, "pre-split pattern", bytebpe.PATTERNS, "split",
                            (ex and ex.setting("pattern")) or "gpt2")  # fmt: skip
     marker = "none"
 else:
-    marker = w.choice_box(c3, "word-boundary marker", bpe.MARKERS, "marker",
+    marker = w.choice_box(c3, "word-boundary marker", bpe.MARKERS, "mark",
                           (ex and ex.setting("marker")) or "none", help=MARKER_HELP)  # fmt: skip
     pattern = "gpt2"
-ties = w.choice_box(c4, "tie rule", TIE_RULES, "ties", "first", help=w.TIES_HELP)
+ties = w.choice_box(c4, "tie rule", TIE_RULES, "rule", "first", help=w.TIES_HELP)
 specials: tuple[str, ...] = ()
 if bytelevel:
     given = " ".join(v for k, v in (ex.settings if ex else ()) if k == "special")

@@ -20,7 +20,7 @@ def paste(at, text: str):
 
 
 def test_the_overlap_bug_is_named_at_merge_one():
-    at = paste(open_page("lessons/check.py", corpus="exercise:runs"), "a b\n")
+    at = paste(open_page("lessons/check.py", data="exercise:runs"), "a b\n")
     said = " ".join(i.value for i in at.info)
     assert "Cause: overlap." in said
     assert "(a, b), which occurs 8 times" in said and "(a, a), which occurs 13 times" in said
@@ -42,12 +42,12 @@ def test_the_link_opens_bpe_at_that_merge_with_the_same_pair():
 
 
 def test_a_correct_list_is_identical():
-    at = paste(open_page("lessons/check.py", corpus="exercise:runs"), "a a\na b\n")
+    at = paste(open_page("lessons/check.py", data="exercise:runs"), "a a\na b\n")
     assert at.success and "identical: your 2 merges" in at.success[0].value
 
 
 def test_a_byte_level_exercise_takes_its_settings():
-    at = open_page("lessons/check.py", corpus="exercise:special")
+    at = open_page("lessons/check.py", data="exercise:special")
     assert at.selectbox(key="level").value == "bytes"
     assert at.text_input[0].value == "<|endoftext|>"
     at = paste(at, "a t\n< |\n")
@@ -55,7 +55,7 @@ def test_a_byte_level_exercise_takes_its_settings():
 
 
 def test_bad_merges_are_an_error_and_the_page_goes_on():
-    at = paste(open_page("lessons/check.py", corpus="exercise:runs"), "a b c\n")
+    at = paste(open_page("lessons/check.py", data="exercise:runs"), "a b c\n")
     assert at.error and "Line 1 of the merges" in at.error[0].value
     assert any("Exercise corpora" in s.value for s in at.subheader)
 

@@ -1,0 +1,28 @@
+"""Real browser: /check names the overlap bug of a pasted merge list, and its link opens
+/bpe at that merge (the counts by hand: exercise runs, (a, a) 13 with overlap, (a, b) 8)."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.e2e
+
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+
+
+def test_check_names_the_cause_and_links_into_the_lesson(page: Page, app_url: str):
+    page.goto(f"{app_url}/check?data=exercise:runs")
+    page.wait_for_selector(IDLE, timeout=60_000)
+    box = page.get_by_label("or paste them, one merge per line ('a b')")
+    box.fill("a b\na ab\n")
+    box.press("Control+Enter")
+    expect(page.get_by_text("Cause: overlap.")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Merge 1: your list leaves the reference")).to_be_visible()
+    # the table is drawn on a canvas; its accessible grid holds the marks in words
+    expect(page.get_by_text("◀ your merge").first).to_be_attached()
+    page.get_by_role("link", name="Open /bpe at merge 1").click()
+    expect(page).to_have_url(re.compile(r"/bpe\?.*step=1"), timeout=30_000)
+    expect(page.get_by_text("Merge 1: the pair (a, a) occurs 13 times")).to_be_visible(
+        timeout=30_000
+    )
