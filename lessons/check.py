@@ -41,6 +41,10 @@ if st.session_state.get(w.widget_key(PAGE, "last")) not in (None, name) and ex i
     st.session_state["mark"] = ex.setting("marker", "none")
     st.session_state["split"] = ex.setting("pattern", "gpt2")
 st.session_state[w.widget_key(PAGE, "last")] = name
+if ex is not None:
+    c1.caption(f"For the cause **{ex.cause}**. {ex.about}")
+else:
+    c1.caption(w.corpus_label(name))
 default_level = LEVELS[bool(ex and ex.bytelevel)]
 level = w.choice_box(c2, "BPE on", LEVELS, "level", default_level)
 bytelevel = level == "bytes"
@@ -49,7 +53,7 @@ if bytelevel:
                            (ex and ex.setting("pattern")) or "gpt2")  # fmt: skip
     marker = "none"
 else:
-    marker = w.choice_box(c3, "word-boundary marker", bpe.MARKERS, "mark",
+    marker = w.choice_box(c3, "marker", bpe.MARKERS, "mark",
                           (ex and ex.setting("marker")) or "none", help=MARKER_HELP)  # fmt: skip
     pattern = "gpt2"
 ties = w.choice_box(c4, "tie rule", TIE_RULES, "rule", "first", help=w.TIES_HELP)
@@ -62,9 +66,7 @@ if bytelevel:
 
 st.subheader("Your merges")
 left, right = st.columns(2)
-upload = left.file_uploader(
-    "Upload a merges file", key=w.widget_key(PAGE, "upload"), help=f"Accepted: {FORMATS}."
-)
+upload = left.file_uploader("Upload a merges file", key=w.widget_key(PAGE, "upload"))
 pasted = right.text_area(
     "or paste them, one merge per line ('a b')", key=w.widget_key(PAGE, "paste"), height=120
 )
@@ -92,14 +94,16 @@ if text:
         st.info(f"**Cause: {d.cause}.** {d.explanation}")
         if d.tie_rule:
             st.write(f"Under the tie rule **{d.tie_rule}** more of your merges agree.")
+        agreed = (
+            f"after the {d.merge - 1} merges you agree on"
+            if d.merge > 1
+            else "the corpus as it starts"
+        )
+        letters = " (symbols in GPT-2's byte letters: Ġ is a space, Ċ a line break)"
         st.caption(
-            f"The pair counts of the reference before merge {d.merge}, after the "
-            f"{d.merge - 1} merges you agree on"
-            + (
-                " (symbols in GPT-2's byte letters: Ġ is a space, Ċ a line break)."
-                if bytelevel
-                else "."
-            )
+            f"The pair counts of the reference before merge {d.merge}, {agreed}"
+            + (letters if bytelevel else "")
+            + "."
         )
         frame = views.pair_frame(d)
         st.dataframe(views.styled(frame), hide_index=True, width="stretch")

@@ -140,7 +140,7 @@ def report(verdict, as_json: bool) -> None:
         return
     print(verdict.summary())
     d = verdict.first_difference
-    if d is not None and d.tie_rule:
+    if d is not None and d.tie_rule and d.cause != "tie":  # a tie's sentence names it already
         print(
             f"Under the tie rule '{d.tie_rule}' more of your merges agree: try --ties {d.tie_rule}."
         )
