@@ -320,3 +320,27 @@ def test_check_trainer_runs_a_cs336_function(tmp_path, monkeypatch, capsys):
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["identical"] and out["merges"] == 270 - 257 and out["vocab_problems"] == []
+
+
+def test_check_trainer_says_what_the_vocab_gets_wrong(tmp_path, monkeypatch, capsys):
+    """A vocab that leaves out the last merge's product and gives the special token no id."""
+    broken = STUDENT.format(pattern=GPT2.pattern).replace(
+        "    return vocab, merges",
+        "    vocab.pop(max(vocab))\n"
+        "    vocab = {i: t for i, t in vocab.items() if t != b'<|endoftext|>'}\n"
+        "    return vocab, merges",
+    )
+    (tmp_path / "broken_bpe.py").write_text(broken)
+    monkeypatch.chdir(tmp_path)
+    args = ["check", "trainer", "broken_bpe:train_bpe", "--corpus", "exercise:special",
+            "--vocab-size", "270"]  # fmt: skip
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "identical: your 13 merges" in out  # 270 - 256 bytes - 1 special token
+    assert "vocab: the product of merge 13" in out and "is not in the vocab" in out
+    assert "vocab: the special token <|endoftext|> has no id." in out
+
+
+def test_check_trainer_refuses_a_bad_name(capsys):
+    assert main(["check", "trainer", "no_such_module_here:f", "--corpus", "exercise:runs"]) == 2
+    assert "error: Cannot import 'no_such_module_here'" in capsys.readouterr().err
