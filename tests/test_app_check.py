@@ -73,3 +73,20 @@ def test_every_exercise_has_a_zip_with_its_answer_keys():
     )  # fmt: skip
     key = zipfile.ZipFile(io.BytesIO(exercise_zip("runs"))).read("runs/merges-first.txt")
     assert key.decode().splitlines()[1:3] == ["a a", "a b"]  # by hand: (a, a) 13, then (a, b) 8
+
+
+def test_two_sessions_with_other_tie_rules_get_their_own_verdicts():
+    """The same pasted list (the first 6 merges under 'lex', by the textbook loop in
+    test_check.py) checked under 'first' in one session and 'lex' in another: the cached
+    verdict is keyed by the rule, so each session sees its own."""
+    from test_check import lex, textbook, words
+
+    from subtok_core.check import exercises
+
+    merges = "".join(f"{a} {b}\n" for a, b in textbook(words(exercises.load("ties")), 6, pick=lex))
+    first = paste(open_page("lessons/check.py", data="exercise:ties", rule="first"), merges)
+    lex = paste(open_page("lessons/check.py", data="exercise:ties", rule="lex"), merges)
+    assert "Cause: tie." in " ".join(i.value for i in first.info) and not first.success
+    assert lex.success and "identical: your 6 merges" in lex.success[0].value
+    first.run()
+    assert "Cause: tie." in " ".join(i.value for i in first.info)

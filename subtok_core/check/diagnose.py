@@ -177,7 +177,8 @@ def diagnose(setup, merges, k: int, expected: list[Pair], rule: str | None) -> D
         return make("tie", _tie_text(k + 1, yours, theirs, counts["yours"], setup.ties, rule))
     for cause, how, hypothesis in hypotheses(setup, done, ref):
         if chosen_under(hypothesis, yours, theirs):
-            return make(cause, head + " " + _because(cause, how, yours, theirs, hypothesis))
+            why = _overlap_text(ref, theirs) if cause == "overlap" else ""
+            return make(cause, f"{head}{why} {_because(cause, how, yours, theirs, hypothesis)}")
     return make("unknown", head + " None of the usual causes gives your pair the highest count.")
 
 
@@ -186,6 +187,19 @@ def _head(number: int, yours: Pair, theirs: Pair | None, counts: dict[str, int])
     if theirs is None:
         return mine + "."
     return f"{mine}; the reference merges {pair_text(theirs)}, which {_occurs(counts['expected'])}."
+
+
+def _overlap_text(ref: recount.Replay, pair: Pair) -> str:
+    """Where the reference's pair overlaps itself, e.g. " Each 'aaa' holds (a, a) twice,
+    overlapping, and one merge takes only one of them." ("" if nowhere)."""
+    found = recount.overlapping(ref.segs, pair)
+    if found is None:
+        return ""
+    text, every, taken = found
+    return (
+        f" Each '{text}' holds {pair_text(pair)} {times(every)}, overlapping, and the "
+        f"reference counts every one, though one merge takes only {taken} of them."
+    )
 
 
 def _occurs(count: int) -> str:

@@ -91,3 +91,18 @@ def without_overlap(segs: dict[Unit, tuple[str, ...]], count: dict[Unit, int]) -
                 table[pair] += weight
                 free[pair] = i + 2
     return dict(table)
+
+
+def overlapping(segs: dict[Unit, tuple[str, ...]], pair: Pair) -> tuple[str, int, int] | None:
+    """The shortest unit where `pair` overlaps itself: its text, and how many times it
+    holds the pair counted with and without overlap (None if nowhere).
+
+    >>> overlapping({("a", "a", "a", "a"): ("a",) * 4, ("a", "a", "a"): ("a",) * 3}, ("a", "a"))
+    ('aaa', 2, 1)
+    """
+    for seg in sorted(segs.values(), key=len):
+        every = sum(1 for p in pairwise(seg) if p == pair)
+        taken = without_overlap({seg: seg}, {seg: 1}).get(pair, 0)
+        if every > taken:
+            return "".join(seg), every, taken
+    return None
