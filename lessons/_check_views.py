@@ -6,22 +6,29 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from lessons._corpus import TEXT
 from lessons._keys import widget_key
 from subtok_core import corpus
 from subtok_core.check import Difference, Setup, Verdict, check, exercises, read_merges
 from subtok_core.check.sources import corpus_lines
+from subtok_core.corpus import file_lines
 
 YOURS, EXPECTED = "◀ your merge", "◀ the reference's merge"
 TABLE_ROWS = 12  # rows of the pair table shown (both marked pairs always among them)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def verdict(name: str, text: str, settings: tuple) -> Verdict:
-    """The check of a merges text against the reference run on corpus `name` (settings:
-    bytelevel, marker, pattern, ties, special tokens), kept per session-free key: the same
-    upload on the same settings is checked once for every student."""
+def verdict(name: str, text: str, settings: tuple, own: str = "") -> Verdict:
+    """The check of a merges text against the reference run on corpus `name` (`own`: the
+    student's own text, for "your own text"; settings: bytelevel, marker, pattern, ties,
+    special tokens), keyed by all of them: the same list on the same corpus and settings
+    is checked once for every student."""
     bytelevel, marker, pattern, ties, specials = settings
-    setup = Setup(corpus_lines(name, bytelevel), bytelevel, marker, pattern, ties, specials)
+    if name == TEXT:
+        lines = file_lines(own) if bytelevel else tuple(own.splitlines())
+    else:
+        lines = corpus_lines(name, bytelevel)
+    setup = Setup(lines, bytelevel, marker, pattern, ties, specials)
     return check(setup, read_merges(text, bytelevel))
 
 

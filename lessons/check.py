@@ -31,8 +31,9 @@ w.page_head(
     "pre-split or marker. Uploaded files are read as data only; no code is run.",
 )
 
-options = [*(corpus.EXERCISE + n for n in corpus.exercise_names()), *corpus.toy_names(),
-           *(i.name for i in corpus.list_corpora() if i.name.startswith("sample:"))]  # fmt: skip
+exercise_names = [corpus.EXERCISE + n for n in corpus.exercise_names()]
+samples = [i.name for i in corpus.list_corpora() if i.name.startswith("sample:")]
+options = [*exercise_names, *corpus.toy_names(), *samples, w.TEXT]
 c1, c2, c3, c4 = st.columns([3, 1.2, 1.2, 1])
 name = w.choice_box(c1, "corpus", options, "data", "exercise:runs")
 ex = views.exercises.load(name) if corpus.is_exercise(name) else None
@@ -64,6 +65,10 @@ if bytelevel:
                           key=w.widget_key(PAGE, f"special_{name}"))  # fmt: skip
     specials = tuple(typed.split())
 
+own = ""
+if name == w.TEXT:
+    own = st.text_area("The text you trained on", w.DEFAULT_TEXT, key=w.widget_key(PAGE, "own"))
+
 st.subheader("Your merges")
 left, right = st.columns(2)
 upload = left.file_uploader("Upload a merges file", key=w.widget_key(PAGE, "upload"))
@@ -82,7 +87,7 @@ settings = (bytelevel, marker, pattern, ties, specials)
 if text:
     try:
         with st.spinner("Training the reference and counting the pairs again..."):
-            verdict = views.verdict(name, text, settings)
+            verdict = views.verdict(name, text, settings, own)
     except ValueError as err:
         st.error(str(err))
         verdict = None
@@ -107,7 +112,12 @@ if text:
         )
         frame = views.pair_frame(d)
         st.dataframe(views.styled(frame), hide_index=True, width="stretch")
-        views.lesson_link(name, settings, d)
+        if name == w.TEXT:
+            st.caption(
+                "To step through it in the lesson, choose 'your own text' there and paste it."
+            )
+        else:
+            views.lesson_link(name, settings, d)
 else:
     st.info("Upload or paste your merges to check them.")
 

@@ -90,3 +90,19 @@ def test_two_sessions_with_other_tie_rules_get_their_own_verdicts():
     assert lex.success and "identical: your 6 merges" in lex.success[0].value
     first.run()
     assert "Cause: tie." in " ".join(i.value for i in first.info)
+
+
+def test_your_own_text_is_checked_too():
+    """'aaa aaa ab ab ab', the issue's example: (a, a) 4 with overlap, 2 without, (a, b) 3."""
+    at = open_page("lessons/check.py", data="text:your own")
+    at.text_area[0].set_value("aaa aaa ab ab ab").run()
+    at = paste_at(at, 1, "a b\n")
+    said = " ".join(i.value for i in at.info)
+    assert "Cause: overlap." in said and "(a, a) has 2" in said and "occurs 4 times" in said
+    assert not at.get("page_link")
+
+
+def paste_at(at, index: int, text: str):
+    at.text_area[index].set_value(text).run()
+    assert not at.exception, at.exception
+    return at
