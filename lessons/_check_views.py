@@ -13,7 +13,7 @@ from subtok_core.check import Difference, Setup, Verdict, check, exercises, read
 from subtok_core.check.sources import corpus_lines
 from subtok_core.corpus import file_lines
 
-YOURS, EXPECTED = "◀ your merge", "◀ the reference's merge"
+YOURS, EXPECTED = "◀ yours", "◀ reference"
 TABLE_ROWS = 12  # rows of the pair table shown (both marked pairs always among them)
 
 
@@ -34,7 +34,8 @@ def verdict(name: str, text: str, settings: tuple, own: str = "") -> Verdict:
 
 def pair_frame(d: Difference) -> pd.DataFrame:
     """The reference's pair counts at the step, highest first: the first rows and both
-    marked pairs, a mark in words beside each (not colour alone)."""
+    marked pairs, a mark in words beside each (not colour alone): "◀ yours" is the
+    student's merge, "◀ reference" the reference's."""
     rows, shown = [], set()
     for rank, (a, b, count) in enumerate(d.table, start=1):
         pair = (a, b)

@@ -106,12 +106,15 @@ if text:
         )
         letters = " (symbols in GPT-2's byte letters: Ġ is a space, Ċ a line break)"
         st.caption(
-            f"The pair counts of the reference before merge {d.merge}, {agreed}"
+            f"The pair counts of the reference before merge {d.merge}, {agreed}; "
+            "'◀ yours' marks your merge, '◀ reference' the reference's"
             + (letters if bytelevel else "")
             + "."
         )
         frame = views.pair_frame(d)
-        st.dataframe(views.styled(frame), hide_index=True, width="stretch")
+        # every row in view (no scrolling inside the table): your pair may be the last one
+        height = 35 * (len(frame) + 1) + 3
+        st.dataframe(views.styled(frame), hide_index=True, width="stretch", height=height)
         if name == w.TEXT:
             st.caption(
                 "To step through it in the lesson, choose 'your own text' there and paste it."

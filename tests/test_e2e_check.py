@@ -20,7 +20,7 @@ def test_check_names_the_cause_and_links_into_the_lesson(page: Page, app_url: st
     expect(page.get_by_text("Cause: overlap.")).to_be_visible(timeout=30_000)
     expect(page.get_by_text("Merge 1: your list leaves the reference")).to_be_visible()
     # the table is drawn on a canvas; its accessible grid holds the marks in words
-    expect(page.get_by_text("◀ your merge").first).to_be_attached()
+    expect(page.get_by_text("◀ yours").first).to_be_attached()
     page.get_by_role("link", name="Open /bpe at merge 1").click()
     expect(page).to_have_url(re.compile(r"/bpe\?.*step=1"), timeout=30_000)
     expect(page.get_by_text("Merge 1: the pair (a, a) occurs 13 times")).to_be_visible(
