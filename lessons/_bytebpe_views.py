@@ -91,7 +91,13 @@ def corpus_lines(name: str) -> tuple[tuple[str, ...], str] | None:
                 info = next(i for i in corpus.list_corpora() if i.name == name)
                 many = f"{len(lines):,} lines; the first ones" if len(lines) > 1 else "Its text"
                 st.caption(f"Source: {info.source}. {many}:")
-                st.code("\n".join(line[:300] for line in lines[:8]), language=None, wrap_lines=True)
+                st.code(
+                    "\n".join(
+                        line[:300].rstrip("\n") for line in lines[:8]
+                    ),  # a file keeps its breaks
+                    language=None,
+                    wrap_lines=True,
+                )
         except ValueError as err:
             st.error(str(err))
             return None
