@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from . import compare, corpus, export, registry, regularize_cli, warm
 from .bytebpe import cli as bytebpe_cli
 from .records import Algorithm, Encoded
+from .vocab import cli as vocab_cli
 
 EXIT_ERROR = 2
 
@@ -51,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_encode(commands)
     _add_export(commands)
     warm.add(commands)  # subtok warm URL...: fill the disk cache for a lesson
+    vocab_cli.add(commands)  # subtok vocab: health categories of a vocabulary
     listing = commands.add_parser("corpora", help="list the built-in corpora and samples")
     listing.set_defaults(run=_run_corpora)
     pretrained = commands.add_parser(
