@@ -26,6 +26,12 @@ LESSONS = [
     st.Page("lessons/sage.py", title="SaGe", icon=":material/hub:", url_path="sage"),
     st.Page("lessons/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
     st.Page(
+        "lessons/vocab.py",
+        title="Inside a vocabulary",
+        icon=":material/dictionary:",
+        url_path="vocab",
+    ),
+    st.Page(
         "lessons/notes.py", title="Notes on the material", icon=":material/rule:", url_path="notes"
     ),
     # last: a student's page, reached by the link or QR code of a class poll, listed for

@@ -11,6 +11,7 @@ PAGES = (
     "compare",
     "join",
     "home",
+    "vocab",
 )  # key prefixes
 
 

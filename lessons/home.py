@@ -110,6 +110,14 @@ LESSONS = [
         "frequency profiles, the tokens each uses more. Train on one sample, measure on "
         "another.",
     ),
+    (
+        "lessons/vocab.py",
+        "Inside a vocabulary",
+        ":material/dictionary:",
+        "Open any token of GPT-4's, Mistral's or your own vocabulary: its bytes, the merges "
+        "that build it, and whether any text can produce it. Sort whole vocabularies into "
+        "special, partial, unreachable and unused tokens, and see a chat as its tokens.",
+    ),
 ]
 
 st.subheader("Lessons")
