@@ -14,12 +14,15 @@ WHITESPACE_NOTE = (
 
 
 def visible(text: str) -> str:
-    """`text` with every space, tab and line break drawn as its mark.
+    """`text` with every space, tab and line break drawn as its mark, and any other
+    character that prints nothing (a control character) as its hex code.
 
-    >>> visible(" a\\tb\\n")
-    '·a→b↵'
+    >>> visible(" a\\tb\\n"), visible("\\x00")
+    ('·a→b↵', '<00>')
     """
-    return "".join(MARKS.get(ch, ch) for ch in text)
+    return "".join(
+        MARKS.get(ch) or (ch if ch.isprintable() else f"<{ord(ch):02X}>") for ch in text
+    )
 
 
 def card_link(tokenizer: str, token_id: int, extra: dict | None = None) -> str:

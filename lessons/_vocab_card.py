@@ -25,6 +25,7 @@ ul.tree .rank {color: #4a5561; font-size: .9em; margin-left: .4em;}
 </style>
 """
 YES_NO = {True: "yes", False: "no"}
+NO_MERGES = ("wordpiece", "unigram")  # trained here without merges: no tree
 
 
 def part_text(part, unit: str) -> str:
@@ -83,24 +84,32 @@ def show_card(card: Card, trained: bool) -> None:
             f"#### {card.label}, id {card.id}: "
             + (f"`` {shown} ``" if "`" in shown else f"`{shown}`")
         )
-        st.table(facts_frame(card), hide_index=True)
-        st.markdown(f"**{card.category}**: {SENTENCES[card.category]}")
-        if card.text is not None and not card.reachable:
-            cut = " + ".join(f"`{visible(p)}`" for p in card.alone_pieces) or "nothing"
-            st.markdown(f"Encoding {card.text!r} on its own gives {cut} instead.")
-        if card.tree is not None:
-            st.markdown(f"**How it is built**: its merges, the {rank_word(card, trained)} of "
-                        "each on the right; a lower number merges first.")  # fmt: skip
-            st.markdown(tree_html(card.tree, card.unit, rank_word(card, trained)),
-                        unsafe_allow_html=True)  # fmt: skip
-        elif card.data is not None and len(card.data) > 1 and trained:
-            st.caption("This tokenizer keeps no merges (WordPiece, Unigram): no tree.")
-        elif card.data is not None and len(card.data) > 1:
-            st.caption("Its merges never join all its parts: no single tree ends in it.")
-        if card.words:
-            st.markdown("**Training words that use it** (the most frequent):")
-            rows = [{"word": word, "count": count, "segmentation": " ".join(pieces)}
-                    for word, count, pieces in card.words]  # fmt: skip
-            st.dataframe(pd.DataFrame(rows), hide_index=True)
-        elif card.frequency == 0:
-            st.markdown(f"**unused**: {SENTENCES['unused']}")
+        left, right = st.columns([1, 1])
+        left.table(facts_frame(card), hide_index=True)
+        with right:
+            built(card, trained)
+
+
+def built(card: Card, trained: bool) -> None:
+    """The category and its sentence, what the text alone gives, the merge tree, and the
+    training words that use the token."""
+    st.markdown(f"**{card.category}**: {SENTENCES[card.category]}")
+    if card.text is not None and not card.reachable:
+        cut = " + ".join(f"`{visible(p)}`" for p in card.alone_pieces) or "nothing"
+        st.markdown(f"Encoding {card.text!r} on its own gives {cut} instead.")
+    word = rank_word(card, trained)
+    if card.tree is not None:
+        st.markdown(f"**How it is built**: its merges, the {word} of each beside it; a lower "
+                    f"{word} merges first.")  # fmt: skip
+        st.markdown(tree_html(card.tree, card.unit, word), unsafe_allow_html=True)
+    elif card.tokenizer in NO_MERGES:
+        st.caption(f"{card.label} keeps no merges, so no tree shows how this token is built.")
+    elif card.data is not None and len(card.data) > 1:
+        st.caption("Replaying the merges on its parts never joins them all: no tree ends in it.")
+    if card.words:
+        st.markdown("**Training words that use it** (the most frequent):")
+        rows = [{"word": word, "count": count, "segmentation": " ".join(pieces)}
+                for word, count, pieces in card.words]  # fmt: skip
+        st.dataframe(pd.DataFrame(rows), hide_index=True)
+    elif card.frequency == 0:
+        st.markdown(f"**unused**: {SENTENCES['unused']}")
