@@ -20,9 +20,7 @@ def visible(text: str) -> str:
     >>> visible(" a\\tb\\n"), visible("\\x00")
     ('·a→b↵', '<00>')
     """
-    return "".join(
-        MARKS.get(ch) or (ch if ch.isprintable() else f"<{ord(ch):02X}>") for ch in text
-    )
+    return "".join(MARKS.get(ch) or (ch if ch.isprintable() else f"<{ord(ch):02X}>") for ch in text)
 
 
 def card_link(tokenizer: str, token_id: int, extra: dict | None = None) -> str:

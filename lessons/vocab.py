@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from lessons import _vocab_card as cards
+from lessons import _vocab_chat as chat
 from lessons import _vocab_data as data
 from lessons import _widgets as w
 from lessons._inspect import card_link, visible
@@ -71,7 +72,9 @@ def card_section(mine: Mine) -> None:
     st.subheader("A token's card")
     c1, c2, c3 = st.columns([2, 1, 2])
     options = [*data.PRETRAINED, *mine.kinds]
-    tok = w.choice_box(c1, "tokenizer", options, "tok", "cl100k_base", format_func=data.label)
+    # no format_func: a bound select box reads the address through it (tok=mistral-v1)
+    tok = w.choice_box(c1, "tokenizer", options, "tok", "cl100k_base")
+    c1.caption(data.label(tok))
     token_id = int(w.number_box(c2, "token id", "id", 0, MAX_ID, 15339))
     wanted = c3.text_input(
         "or find a token by its text", key=w.widget_key(PAGE, "find"),
@@ -210,3 +213,5 @@ mine = Mine(name, size, kinds)
 card_section(mine)
 st.divider()
 health_section(mine)
+st.divider()
+chat.chat_section()
