@@ -10,6 +10,8 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from subtok_core.measure.tokenized import BYTES_SHOWN
+
 MARKS = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}  # what "show whitespace" draws
 WHITESPACE_NOTE = (
     "Whitespace is drawn as marks: · a space, → a tab, ↵ a line break (␍ a carriage return)."
@@ -18,11 +20,20 @@ WHITESPACE_NOTE = (
 
 def visible(text: str) -> str:
     """`text` with every space, tab and line break drawn as its mark, and any other
-    character that prints nothing (a control character) as its hex code.
+    character that prints nothing (a control character) as its hex code; bytes already
+    shown as hex (``<F0 9F>``) stay as they are.
 
-    >>> visible(" a\\tb\\n"), visible("\\x00")
-    ('·a→b↵', '<00>')
+    >>> visible(" a\\tb\\n"), visible("\\x00"), visible(" <F0 9F>")
+    ('·a→b↵', '<00>', '·<F0 9F>')
     """
+    out, last = [], 0
+    for m in BYTES_SHOWN.finditer(text):
+        out += [_marked(text[last : m.start()]), m.group()]
+        last = m.end()
+    return "".join([*out, _marked(text[last:])])
+
+
+def _marked(text: str) -> str:
     return "".join(MARKS.get(ch) or (ch if ch.isprintable() else f"<{ord(ch):02X}>") for ch in text)
 
 

@@ -30,9 +30,10 @@ DEFAULTS = {
 CHAT_CSS = """
 <style>
 .chat {line-height: 2.4; font-size: 1.05rem; overflow-wrap: anywhere;}
+.chat a.ct, .chat a.ct:hover {color: inherit; text-decoration: none;}
 .chat .ct {display: inline-block; padding: 0 .3em; margin: 0 .08em; border-radius: .3em;
            font-family: monospace; border: 1px solid #9aa5b1;}
-.chat .ct.control {background: #222; color: #fff; font-weight: bold;}
+.chat a.ct.control {background: #222; color: #fff; font-weight: bold;}
 .chat .ct.template {background: #fff; border: 2px dashed #222;}
 .chat .ct.system {background: #e8e0f8;}
 .chat .ct.user {background: #dbeafe;}

@@ -194,7 +194,10 @@ def health_section(mine: Mine) -> None:
             reports[kind] = data.trained_health(model, model_print, wc)[0]
     except ValueError as err:
         st.error(str(err))
-    st.dataframe(counts_frame(reports), hide_index=True)
+    numbers = {
+        c: st.column_config.NumberColumn(format="localized") for c in ("tokens", *CATEGORIES)
+    }
+    st.dataframe(counts_frame(reports), hide_index=True, column_config=numbers)
     st.caption(health_sentence(reports) + " The pretrained ones have no unused count (—): "
                "their training corpora are not published.")  # fmt: skip
     with st.expander("Examples of each category", expanded=True):
