@@ -131,10 +131,10 @@ def card_links(kind: str):
 def row_class(kind: str) -> str:
     """A CSS class for one tokenizer's row, whatever characters its name has.
 
-    >>> row_class("hf:my tok.json") == row_class("hf:my tok.json"), row_class("bpe")[:4]
-    (True, 'row-')
+    >>> row_class("hf:my tok.json") == row_class("hf:my tok.json"), row_class("bpe")[:7]
+    (True, 'tokrow-')
     """
-    return "row-" + hashlib.sha1(kind.encode()).hexdigest()[:10]
+    return "tokrow-" + hashlib.sha1(kind.encode()).hexdigest()[:10]
 
 
 def row_html(row: str, text: str, spans, whitespace: bool, chips: str) -> str:

@@ -38,11 +38,11 @@ def test_card_by_deep_link_and_the_health_view(page: Page, app_url: str):
 def test_show_whitespace_and_hover_on_compare(page: Page, app_url: str):
     page.goto(f"{app_url}/compare?{TOY}&tok=bpe,cl100k_base&text=cats%20bag")
     settle(page)
-    row = page.locator("div[class^='row-']").filter(has_text="bag").last  # cl100k_base's
+    row = page.locator("div[class^='tokrow-']").filter(has_text="bag").last  # cl100k_base's
     expect(row.locator("a.t1")).to_have_text(" bag", timeout=60_000)
     page.get_by_text("show whitespace").click()
     settle(page)
-    row = page.locator("div[class^='row-']").last
+    row = page.locator("div[class^='tokrow-']").last
     expect(row.locator("a.t1")).to_have_text("·bag")
     # hovering the token lights its characters in the text line above it
     chars = row.locator(".textline .t1")
