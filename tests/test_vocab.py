@@ -157,3 +157,23 @@ def test_every_category_has_a_sentence_and_bad_ids_are_refused():
     table = pretrained_table("cl100k_base")
     with pytest.raises(ValueError, match="no token with id 100256"):
         token_card(table, 100256)
+
+
+def test_unigram_piece_beaten_by_its_parts_is_unreachable():
+    """log P(a) + log P(b) = -2 > log P(ab) = -3: Viterbi cuts 'ab' into a + b."""
+    from subtok_core.unigram import UnigramModel
+
+    model = UnigramModel(("a", "b", "ab"), (-1.0, -1.0, -3.0), ("a", "b"))
+    report = health(trained_table(model))
+    assert report.category == ("ok", "ok", "unreachable")
+    assert token_card(trained_table(model), 2, model=model).alone_pieces == ("a", "b")
+
+
+def test_wordpiece_longest_match_reaches_every_piece():
+    """Longest match first takes a whole piece that is in the vocabulary, so every piece
+    (a ## piece read as the inside of a word) comes out alone."""
+    from subtok_core.wordpiece import WordPieceModel
+
+    vocab = ("a", "b", "##a", "##b", "ab", "##ab")
+    report = health(trained_table(WordPieceModel(vocab, ("a", "b"))))
+    assert report.category == ("ok",) * 6
