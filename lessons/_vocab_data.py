@@ -81,6 +81,14 @@ def trained_health(model, model_print: str, wc) -> tuple[Health, dict]:
     return _once(("trained", model_print), text, compute)
 
 
+def uploaded_health(text: str, name: str, digest: str) -> Health:
+    """The health of an uploaded tokenizer.json, once per server and file (`digest`)."""
+    from subtok_core.vocab.uploaded import hf_table
+
+    label_ = f"Sorting the tokens of {name} into categories ..."
+    return _once(("uploaded", digest), label_, lambda report: health(hf_table(text, name), report))
+
+
 def models(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, str]]:
     """Each trained tokenizer and its fingerprint: trained as Compare trains it and kept
     in the same server-wide store under the same key, so a run trained on either page
@@ -103,6 +111,9 @@ def table_of(name: str, mine: dict) -> tuple[Table, Health, object, dict | None]
     fingerprint, word counts))."""
     if name in PRETRAINED:
         report = pretrained_health(name)
+        return report.table, report, None, None
+    if name.startswith("hf:"):
+        report = mine[name]
         return report.table, report, None, None
     model, model_print, wc = mine[name]
     report, used = trained_health(model, model_print, wc)

@@ -4,6 +4,8 @@ Mistral's chat tokens."""
 
 from __future__ import annotations
 
+import hashlib
+
 import pandas as pd
 import streamlit as st
 
@@ -34,7 +36,33 @@ def settings():
         default=list(data.TRAINED), format_func=lambda k: compare.LABELS[k],
         key=w.widget_key(PAGE, "mine"),
     )  # fmt: skip
+    with st.expander("Add a Hugging Face tokenizer.json"):
+        upload_tokenizer()
     return name, size, kinds
+
+
+UPLOADED = w.widget_key(PAGE, "hf")  # this session's tokenizer.json: name, text, digest
+
+
+def upload_tokenizer() -> None:
+    """A tokenizer.json of the student's, added to the tokenizers of this session."""
+    upload = st.file_uploader("tokenizer.json", type=["json"], key=w.widget_key(PAGE, "hf_file"))
+    if upload is None:
+        return
+    digest = hashlib.sha256(upload.getvalue()).hexdigest()[:16]
+    if st.session_state.get(UPLOADED, {}).get("digest") == digest:
+        return
+    text = w.read_upload(upload)
+    if text is None:
+        return
+    try:
+        data.uploaded_health(text, upload.name, digest)
+    except ValueError as err:
+        st.error(str(err))
+        return
+    name = f"hf:{upload.name}"
+    st.session_state[UPLOADED] = {"name": name, "text": text, "digest": digest}
+    st.success(f"{upload.name} can now be chosen as {name}.")
 
 
 class Mine:
@@ -62,8 +90,17 @@ class Mine:
             }
         return self.found
 
+    def uploaded(self) -> dict:
+        """This session's uploaded tokenizer.json, by name -> its health (or nothing)."""
+        mine = st.session_state.get(UPLOADED)
+        if mine is None:
+            return {}
+        name = mine["name"]
+        return {name: data.uploaded_health(mine["text"], name[3:], mine["digest"])}
+
     def link(self, tok: str, token_id: int) -> str:
-        extra = {} if tok in data.PRETRAINED else {"corpus": self.name, "size": self.size}
+        trained = tok in data.TRAINED
+        extra = {"corpus": self.name, "size": self.size} if trained else {}
         return card_link(tok, token_id, extra)
 
 
@@ -71,7 +108,7 @@ def card_section(mine: Mine) -> None:
     """One token's card, chosen by tokenizer and id (both in the address)."""
     st.subheader("A token's card")
     c1, c2, c3 = st.columns([2, 1, 2])
-    options = [*data.PRETRAINED, *mine.kinds]
+    options = [*data.PRETRAINED, *mine.kinds, *mine.uploaded()]
     # no format_func: a bound select box reads the address through it (tok=mistral-v1)
     tok = w.choice_box(c1, "tokenizer", options, "tok", "cl100k_base")
     c1.caption(data.label(tok))
@@ -81,7 +118,8 @@ def card_section(mine: Mine) -> None:
         help="Type a token's exact text, e.g. ' world' with its space.",
     )  # fmt: skip
     try:
-        table, report, model, used = data.table_of(tok, mine.get() if tok in mine.kinds else {})
+        found = mine.get() if tok in mine.kinds else mine.uploaded()
+        table, report, model, used = data.table_of(tok, found)
     except (ValueError, KeyError) as err:
         st.error(str(err) if isinstance(err, ValueError) else f"{tok} is not trained here.")
         return
@@ -194,6 +232,7 @@ def health_section(mine: Mine) -> None:
             reports[kind] = data.trained_health(model, model_print, wc)[0]
     except ValueError as err:
         st.error(str(err))
+    reports.update(mine.uploaded())  # a tokenizer.json added above, if any
     numbers = {
         c: st.column_config.NumberColumn(format="localized") for c in ("tokens", *CATEGORIES)
     }

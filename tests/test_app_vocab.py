@@ -96,3 +96,20 @@ def test_two_sessions_each_see_their_own_trained_health():
     for at, name in ((first, "toy:cat-bat"), (second, "toy:low-lower")):
         row = health_row(at, "BPE (trained here)")
         assert int(row["unused"]) == unused_by_recount(name, 14)
+
+
+def test_an_uploaded_tokenizer_json_gets_cards_and_health(tmp_path):
+    """A WordLevel tokenizer.json of three tokens: hi and yo encode to themselves; the text
+    '[UNK]' is cut at its brackets by the Whitespace pre-tokenizer into three unknowns."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    raw = Tokenizer(models.WordLevel({"[UNK]": 0, "hi": 1, "yo": 2}, unk_token="[UNK]"))
+    raw.pre_tokenizer = pre_tokenizers.Whitespace()
+    at = open_page(PAGE, **TOY)
+    at.session_state["vocab_hf"] = {"name": "hf:tiny.json", "text": raw.to_str(), "digest": "t"}
+    at.run()
+    row = health_row(at, "hf:tiny.json")
+    assert (row["tokens"], row["ok"], row["unreachable"], row["unused"]) == (3, 2, 1, "—")
+    at.selectbox(key="tok").set_value("hf:tiny.json").run()
+    at.number_input(key="id").set_value(1).run()
+    assert "tiny.json (tokenizers), id 1" in text_of(at)
