@@ -139,13 +139,13 @@ def found_links(table, tok: str, wanted: str, mine: Mine) -> None:
     raw = wanted.encode("utf-8")
     hits = [i for i, (p, d) in enumerate(zip(table.pieces, table.data)) if p == wanted or d == raw]
     if not hits:
-        st.info(f"{table.label} has no token that is exactly {wanted!r}.")
+        st.info(f"{table.label} has no token that is exactly {code(wanted)}.")
         return
     links = ", ".join(
         f"[id {table.ids[k]} {code(table.pieces[k])}]({mine.link(tok, table.ids[k])})"
         for k in hits[:10]
     )
-    st.markdown(f"{wanted!r} is {links}.")
+    st.markdown(f"{code(wanted)} is {links}.")
 
 
 def code(piece: str) -> str:
