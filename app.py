@@ -29,6 +29,12 @@ LESSONS = [
         "lessons/check.py", title="Check your BPE", icon=":material/fact_check:", url_path="check"
     ),
     st.Page(
+        "lessons/vocab.py",
+        title="Inside a vocabulary",
+        icon=":material/dictionary:",
+        url_path="vocab",
+    ),
+    st.Page(
         "lessons/notes.py", title="Notes on the material", icon=":material/rule:", url_path="notes"
     ),
     # last: a student's page, reached by the link or QR code of a class poll, listed for

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from lessons import _cached as cached
+from lessons import _inspect as inspect
 from lessons import _widgets as w
 from subtok_core import compare, languages
 from subtok_core.charts import languages as viz_languages
@@ -54,21 +55,30 @@ def color_of(token: str) -> str:
     return f"hsl({digest[0] * 360 // 256}, 70%, {80 + digest[1] % 10}%)"
 
 
-def spans_html(text: str, encoded, odd: set, parts: set, show_ids: bool) -> str:
+def spans_html(
+    text: str, encoded, odd: set, parts: set, show_ids: bool, whitespace=False, link=None
+) -> str:
     """Tokens as colored chips; a gap where the text has a space; tokens whose cut not
-    every tokenizer shares are outlined dashed, tokens holding part of a character red."""
+    every tokenizer shares are outlined dashed, tokens holding part of a character red.
+    Chip n holds an element of class t<n> (lessons._inspect lights it with its characters on hover);
+    `whitespace` draws spaces, tabs and line breaks as marks; `link(id)` is the address
+    of a token's card."""
     chips, last = [], 0
     for n, (span, token_id) in enumerate(zip(encoded.spans, encoded.ids, strict=True)):
         if span.start > last and text[last : span.start].isspace():
-            chips.append('<span class="gap"></span>')
+            gap = html.escape(inspect.visible(text[last : span.start])) if whitespace else ""
+            chips.append(f'<span class="gap">{gap}</span>')
         last = max(last, span.end)
         cls = "tok part" if n in parts else "tok odd" if (span.start, span.end) in odd else "tok"
         sub = f"<sub>{token_id}</sub>" if show_ids else ""
         # an unknown token says, on hover, which text it stands for
         tip = f' title="{html.escape(unknown_text(text, span))}"' if is_unknown(span) else ""
+        body = html.escape(inspect.visible(span.text) if whitespace else span.text) + sub
+        tag = "a" if link is not None and token_id >= 0 else "span"
+        href = f' href="{html.escape(link(token_id))}" target="_self"' if tag == "a" else ""
         chips.append(
             f'<span class="{cls}" style="background:{color_of(span.text)}"{tip}>'
-            f"{html.escape(span.text)}{sub}</span>"
+            f'<{tag} class="t{n}"{href}>{body}</{tag}></span>'
         )
     return f'<div class="toks">{"".join(chips)}</div>'
 
@@ -120,14 +130,18 @@ def _use_example() -> None:
     choice = st.session_state[w.widget_key(PAGE, "example")]
     if choice:
         st.session_state[w.widget_key(PAGE, "encode")] = EXAMPLES[choice]
+        inspect.text_to_url(w.widget_key(PAGE, "encode"))
 
 
 def side_by_side(models: dict, labels: dict) -> None:
     """The typed text through every tokenizer: tokens, their count, characters per token."""
     st.subheader("One text, every tokenizer")
     st.pills("examples", list(EXAMPLES), key=w.widget_key(PAGE, "example"), on_change=_use_example)
-    text = st.text_area("Type any text", DEFAULT_TEXT, key=w.widget_key(PAGE, "encode"))
+    inspect.text_from_url(key := w.widget_key(PAGE, "encode"))  # ?text= reopens the view
+    text = st.text_area("Type any text", DEFAULT_TEXT, key=key, on_change=inspect.text_to_url,
+                        args=(key,))  # fmt: skip
     show_ids = st.checkbox("show token ids", key=w.widget_key(PAGE, "ids"))
+    whitespace = st.toggle("show whitespace", key=w.widget_key(PAGE, "whitespace"))
     try:
         encoded = {kind: compare.encode(model, text) for kind, model in models.items()}
     except ValueError as err:
@@ -143,7 +157,15 @@ def side_by_side(models: dict, labels: dict) -> None:
         st.markdown(
             f"**{labels[kind]}**: {len(enc.spans)} tokens{per}"
             + SPAN_CSS
-            + spans_html(text, enc, odd[kind], parts, show_ids),
+            + inspect.row_html(
+                inspect.row_class(kind),
+                text,
+                enc.spans,
+                whitespace,
+                spans_html(
+                    text, enc, odd[kind], parts, show_ids, whitespace, inspect.card_links(kind)
+                ),
+            ),  # fmt: skip
             unsafe_allow_html=True,
         )
     why = wordpiece_note(encoded, labels)
@@ -158,6 +180,7 @@ def side_by_side(models: dict, labels: dict) -> None:
         "(BPE, Unigram, SentencePiece models), ## continues one (WordPiece); cl100k_base and "
         "Tekken keep the space inside the token (' world')."
     )
+    st.caption(inspect.HOVER_NOTE + (" " + inspect.WHITESPACE_NOTE if whitespace else ""))
     if split:
         who = " and ".join(split)
         st.caption(PART_NOTE.format(who=who, s="" if len(split) > 1 else "s"))

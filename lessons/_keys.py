@@ -12,6 +12,7 @@ PAGES = (
     "join",
     "home",
     "check",
+    "vocab",
 )  # key prefixes
 
 

@@ -118,6 +118,12 @@ LESSONS = [
         "lab's trainer, the pair counts at that step, and why: a tie, overlapping pairs, "
         "pairs across boundaries, counts not updated, special tokens, the pre-split or the "
         "marker. Exercise corpora for each cause, with answer keys.",
+        "lessons/vocab.py",
+        "Inside a vocabulary",
+        ":material/dictionary:",
+        "Open any token of GPT-4's, Mistral's or your own vocabulary: its bytes, the merges "
+        "that build it, and whether any text can produce it. Sort whole vocabularies into "
+        "special, partial, unreachable and unused tokens, and see a chat as its tokens.",
     ),
 ]
 

@@ -30,6 +30,7 @@ from . import compare, corpus, export, registry, regularize_cli, warm
 from .bytebpe import cli as bytebpe_cli
 from .check import cli as check_cli
 from .records import Algorithm, Encoded
+from .vocab import cli as vocab_cli
 
 EXIT_ERROR = 2
 
@@ -54,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_export(commands)
     warm.add(commands)  # subtok warm URL...: fill the disk cache for a lesson
     check_cli.add(commands)  # subtok check merges|trainer: where a student's BPE differs
+    vocab_cli.add(commands)  # subtok vocab: health categories of a vocabulary
     listing = commands.add_parser("corpora", help="list the built-in corpora and samples")
     listing.set_defaults(run=_run_corpora)
     pretrained = commands.add_parser(

@@ -1,0 +1,259 @@
+"""Inside a vocabulary: any token's card (deep link /vocab?tok=cl100k_base&id=15339), the
+health categories of real vocabularies beside the ones trained here, and a conversation as
+Mistral's chat tokens."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pandas as pd
+import streamlit as st
+
+from lessons import _vocab_card as cards
+from lessons import _vocab_chat as chat
+from lessons import _vocab_data as data
+from lessons import _widgets as w
+from lessons._inspect import card_link, visible
+from subtok_core import compare, limits
+from subtok_core.vocab.card import token_card
+from subtok_core.vocab.health import CATEGORIES, SENTENCES, Health
+
+PAGE = "vocab"
+EXAMPLES = 6  # example tokens per category and tokenizer
+BROWSE_ROWS = 2000  # tokens listed at most when browsing one category
+MAX_ID = 10_000_000
+
+
+def settings():
+    """The corpus, the vocabulary size and which tokenizers to train here (as Compare)."""
+    c1, c2, c3 = w.settings_row(PAGE).columns([3, 1, 3])
+    name = w.corpus_select(c1, default="sample:lee")
+    top = limits.limit("vocab_size", "web")
+    size = int(w.number_box(c2, "vocab size", "size", 1, top, 2000,
+                            help=w.limit_help("vocab_size")))  # fmt: skip
+    kinds = c3.multiselect(
+        "your tokenizers, trained here on this corpus", list(data.TRAINED),
+        default=list(data.TRAINED), format_func=lambda k: compare.LABELS[k],
+        key=w.widget_key(PAGE, "mine"),
+    )  # fmt: skip
+    with st.expander("Add a Hugging Face tokenizer.json"):
+        upload_tokenizer()
+    return name, size, kinds
+
+
+UPLOADED = w.widget_key(PAGE, "hf")  # this session's tokenizer.json: name, text, digest
+
+
+def upload_tokenizer() -> None:
+    """A tokenizer.json of the student's, added to the tokenizers of this session."""
+    upload = st.file_uploader("tokenizer.json", type=["json"], key=w.widget_key(PAGE, "hf_file"))
+    if upload is None:
+        return
+    digest = hashlib.sha256(upload.getvalue()).hexdigest()[:16]
+    if st.session_state.get(UPLOADED, {}).get("digest") == digest:
+        return
+    text = w.read_upload(upload)
+    if text is None:
+        return
+    try:
+        data.uploaded_health(text, upload.name, digest)
+    except ValueError as err:
+        st.error(str(err))
+        return
+    name = f"hf:{upload.name}"
+    st.session_state[UPLOADED] = {"name": name, "text": text, "digest": digest}
+    st.success(f"{upload.name} can now be chosen as {name}.")
+
+
+class Mine:
+    """The tokenizers trained here, trained on first use in a run (a card of cl100k_base
+    opened by a link trains nothing before it is drawn)."""
+
+    def __init__(self, name: str, size: int, kinds: list[str]) -> None:
+        self.name, self.size, self.kinds = name, size, kinds
+        self.found: dict | None = None
+
+    def get(self) -> dict:
+        if self.found is None:
+            self.found = {}
+            with st.expander("The training corpus of your tokenizers", expanded=False):
+                wc = w.corpus_editor(self.name, PAGE, ",".join(self.kinds) or None, self.size)
+            if wc is None or not self.kinds:
+                return self.found
+            if w.is_sample(self.name):
+                corpus_print = w.sample_print(self.name, w.punct_on(PAGE))
+            else:
+                corpus_print = w.fingerprint(wc)
+            trained = data.models(self.kinds, wc, corpus_print, self.size)
+            self.found = {
+                k: (m, w.fingerprint(p, corpus_print), wc) for k, (m, p) in trained.items()
+            }
+        return self.found
+
+    def uploaded(self) -> dict:
+        """This session's uploaded tokenizer.json, by name -> its health (or nothing)."""
+        mine = st.session_state.get(UPLOADED)
+        if mine is None:
+            return {}
+        name = mine["name"]
+        return {name: data.uploaded_health(mine["text"], name[3:], mine["digest"])}
+
+    def link(self, tok: str, token_id: int) -> str:
+        trained = tok in data.TRAINED
+        extra = {"corpus": self.name, "size": self.size} if trained else {}
+        return card_link(tok, token_id, extra)
+
+
+def card_section(mine: Mine) -> None:
+    """One token's card, chosen by tokenizer and id (both in the address)."""
+    st.subheader("A token's card")
+    c1, c2, c3 = st.columns([2, 1, 2])
+    options = [*data.PRETRAINED, *mine.kinds, *mine.uploaded()]
+    # no format_func: a bound select box reads the address through it (tok=mistral-v1)
+    tok = w.choice_box(c1, "tokenizer", options, "tok", "cl100k_base")
+    c1.caption(data.label(tok))
+    token_id = int(w.number_box(c2, "token id", "id", 0, MAX_ID, 15339))
+    wanted = c3.text_input(
+        "or find a token by its text", key=w.widget_key(PAGE, "find"),
+        help="Type a token's exact text, e.g. ' world' with its space.",
+    )  # fmt: skip
+    try:
+        found = mine.get() if tok in mine.kinds else mine.uploaded()
+        table, report, model, used = data.table_of(tok, found)
+    except (ValueError, KeyError) as err:
+        st.error(str(err) if isinstance(err, ValueError) else f"{tok} is not trained here.")
+        return
+    if wanted:
+        found_links(table, tok, wanted, mine)
+    try:
+        wc = mine.get()[tok][2] if model is not None else None
+        card = token_card(table, token_id, model=model, used=used, wc=wc)
+    except ValueError as err:
+        st.error(str(err))
+        return
+    cards.show_card(card, trained=model is not None)
+
+
+def found_links(table, tok: str, wanted: str, mine: Mine) -> None:
+    """The ids whose text or written piece is exactly `wanted`, each a link to its card."""
+    raw = wanted.encode("utf-8")
+    hits = [i for i, (p, d) in enumerate(zip(table.pieces, table.data)) if p == wanted or d == raw]
+    if not hits:
+        st.info(f"{table.label} has no token that is exactly {code(wanted)}.")
+        return
+    links = ", ".join(
+        f"[id {table.ids[k]} {code(table.pieces[k])}]({mine.link(tok, table.ids[k])})"
+        for k in hits[:10]
+    )
+    st.markdown(f"{code(wanted)} is {links}.")
+
+
+def code(piece: str) -> str:
+    """A token as inline code in markdown, whitespace drawn, a backtick inside kept."""
+    shown = visible(piece)
+    return f"`` {shown} ``" if "`" in shown else f"`{shown}`"
+
+
+def counts_frame(reports: dict[str, Health]) -> pd.DataFrame:
+    rows = []
+    for name, report in reports.items():
+        counts = report.counts()
+        unused = "—" if counts["unused"] is None else f"{counts['unused']:,}"
+        rows.append({"tokenizer": data.label(name), "tokens": report.table.size,
+                     **{c: counts[c] for c in CATEGORIES}, "unused": unused})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def health_sentence(reports: dict[str, Health]) -> str:
+    """The share of tokens that are not plain reachable text, per tokenizer, in words."""
+    said = []
+    for name, report in reports.items():
+        counts = report.counts()
+        other = report.table.size - counts["ok"]
+        said.append(f"{data.label(name)} {other:,} of {report.table.size:,} "
+                    f"({other / max(report.table.size, 1):.1%})")  # fmt: skip
+    return "Tokens that are special, partial or unreachable: " + "; ".join(said) + "."
+
+
+def examples(reports: dict[str, Health], mine: Mine) -> None:
+    """A few tokens of each category and tokenizer, each a link to its card."""
+    for category in (*CATEGORIES, "unused"):
+        lines = []
+        for name, report in reports.items():
+            positions = report.positions(category)[:EXAMPLES]
+            if not positions:
+                continue
+            table = report.table
+            links = " ".join(
+                f"[{code(table.pieces[k][:24])}]({mine.link(name, table.ids[k])})"
+                for k in positions
+            )
+            lines.append(f"- {data.label(name)}: {links}")
+        if lines:
+            st.markdown(f"**{category}**: {SENTENCES[category]}\n" + "\n".join(lines))
+
+
+def browse(reports: dict[str, Health], mine: Mine) -> None:
+    """Every token of one category of one tokenizer, each with a link to its card."""
+    c1, c2 = st.columns(2)
+    name = c1.selectbox("tokenizer", list(reports), format_func=data.label,
+                        key=w.widget_key(PAGE, "browse_tok"))  # fmt: skip
+    report = reports[name]
+    found = [c for c in (*CATEGORIES, "unused") if report.positions(c)]
+    category = c2.selectbox("category", found, key=w.widget_key(PAGE, "browse_cat"))
+    positions = report.positions(category)
+    table = report.table
+    rows = [{"id": table.ids[k], "token": visible(table.pieces[k]),
+             "bytes (hex)": (table.data[k] or b"").hex(" ").upper(),
+             "card": mine.link(name, table.ids[k])} for k in positions[:BROWSE_ROWS]]  # fmt: skip
+    st.dataframe(
+        pd.DataFrame(rows), hide_index=True,
+        column_config={"card": st.column_config.LinkColumn("card", display_text="open")},
+    )  # fmt: skip
+    shown = min(len(positions), BROWSE_ROWS)
+    st.caption(f"{data.label(name)}: {len(positions):,} {category} tokens, the first "
+               f"{shown:,} by id.")  # fmt: skip
+
+
+def health_section(mine: Mine) -> None:
+    st.subheader("Vocabulary health")
+    st.write(
+        "Every token falls in exactly one category, found by asking the tokenizer itself "
+        "(as Land & Bartolo, 2024, *Fishing for Magikarp*, sort a vocabulary):"
+    )
+    st.markdown("\n".join(f"- **{c}**: {SENTENCES[c]}" for c in CATEGORIES))
+    st.markdown(
+        f"For the tokenizers trained here one more count, **unused**: {SENTENCES['unused']} "
+        "It counts tokens of the categories above again."
+    )
+    reports = {name: data.pretrained_health(name) for name in data.SIDE_BY_SIDE}
+    try:
+        for kind, (model, model_print, wc) in mine.get().items():
+            reports[kind] = data.trained_health(model, model_print, wc)[0]
+    except ValueError as err:
+        st.error(str(err))
+    reports.update(mine.uploaded())  # a tokenizer.json added above, if any
+    numbers = {
+        c: st.column_config.NumberColumn(format="localized") for c in ("tokens", *CATEGORIES)
+    }
+    st.dataframe(counts_frame(reports), hide_index=True, column_config=numbers)
+    st.caption(health_sentence(reports) + " The pretrained ones have no unused count (—): "
+               "their training corpora are not published.")  # fmt: skip
+    with st.expander("Examples of each category", expanded=True):
+        examples(reports, mine)
+    st.markdown("#### Browse a category")
+    browse(reports, mine)
+
+
+w.page_head(
+    "Inside a vocabulary",
+    "Every token of a real vocabulary (GPT-4's, Mistral's) or of one trained here: what it "
+    "is in bytes, how its merges build it, and whether any text can produce it at all.",
+)
+name, size, kinds = settings()
+mine = Mine(name, size, kinds)
+card_section(mine)
+st.divider()
+health_section(mine)
+st.divider()
+chat.chat_section()
