@@ -9,20 +9,30 @@ server of a department sees the same class.
 
 from __future__ import annotations
 
+import html
 import io
 from collections.abc import Callable
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pandas as pd
 import segno
 import streamlit as st
 
 from lessons import _widgets as w
+from lessons._present import presenting
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
+from subtok_core.rooms import address
+from subtok_core.rooms.address import Base
 
 LIVE_EVERY = 0.75  # seconds between two looks at the answers: the tally is at most ~1 s old
-LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
+QR_WIDTH = 220  # px of the QR code on the teacher's screen
+POLL_CSS = """<style>
+.poll-code {font-size: 1.1rem;}
+.poll-code b {display: block; font-size: 2.6rem; letter-spacing: .25em; font-family: monospace;}
+.poll-code.big b {font-size: 5.5rem;}
+</style>"""
+QR_BIG = 420  # in presenter mode: a 33-module code at ~12 px a module, read from the back
 
 
 def class_poll(page_name: str, trace, i: int, question: str) -> Callable[[], None]:
@@ -109,21 +119,16 @@ def _open_round(code: str, question: rooms.Question) -> None:
     rooms.store().open_round(code, question.step, list(question.answers), list(question.tied))
 
 
-def join_link(code: str, page_name: str, page_url: str | None) -> str:
-    """The address students open: absolute when the browser's address of this page is
-    known (`page_url`, st.context.url), else the path only.
-
-    >>> join_link("K7RD", "bpe", "https://lab.example.org/subtok/bpe")
-    'https://lab.example.org/subtok/join?room=K7RD'
-    >>> join_link("K7RD", "bpe", None)
-    '/join?room=K7RD'
-    """
-    if not page_url:
-        return f"/join?room={code}"
-    parts = urlsplit(page_url)
-    path = parts.path.rstrip("/")
-    base = path[: -len(page_name)] if path.endswith("/" + page_name) else path + "/"
-    return f"{parts.scheme}://{parts.netloc}{base}join?room={code}"
+def join_link(code: str, page_name: str, page_url: str | None) -> tuple[str, Base]:
+    """The address students open and the base it was built on: $SUBTOK_PUBLIC_URL, else
+    the teacher's address, else (the teacher's address is this computer only) the machine's
+    address on the network (subtok_core.rooms.address)."""
+    try:
+        base = address.choose_base(page_url, page_name)
+    except ValueError as err:  # a public URL setting that is no web address
+        st.error(str(err))
+        base = address.choose_base(page_url, page_name, environ={})
+    return address.join_url(base, code), base
 
 
 def qr_png(link: str) -> bytes:
@@ -134,23 +139,40 @@ def qr_png(link: str) -> bytes:
 
 
 def show_room(room, page_name: str) -> None:
-    """The code in large type, the link, and its QR code when the address is known."""
-    link = join_link(room.code, page_name, st.context.url)
-    left, right = st.columns([3, 2])
-    left.metric("Room code", room.code)
+    """The code in large type, the link, its QR code, and a warning in plain words when
+    the phones cannot reach the address."""
+    link, base = join_link(room.code, page_name, st.context.url)
+    big = presenting()
+    left, right = st.columns([3, 2] if not big else [1, 1])
+    st.html(POLL_CSS)
+    size = "poll-code big" if big else "poll-code"
+    code = html.escape(room.code)  # our own alphabet, escaped all the same
+    left.markdown(f'<div class="{size}">Room code <b>{code}</b></div>', unsafe_allow_html=True)
     left.markdown(f"Students open **{link}** (or the page *Join a poll* and type the code).")
-    if link.startswith("/"):
-        left.caption(
-            "The address of this server is not known here: students put it before the path."
-        )
-    elif urlsplit(link).hostname in LOCAL_HOSTS:
-        left.caption(
-            "This is the address of this computer only: phones need the server's address on "
-            "the network (start streamlit with --server.address 0.0.0.0 and use its IP)."
-        )
+    for warning in reach_warnings(base):
+        left.warning(warning)
     left.caption("The room closes 2 hours after its last round opened.")
-    if not link.startswith("/"):
-        right.image(qr_png(link), caption="Scan to join", width=220)
+    if not base.url.startswith("/"):
+        right.image(qr_png(link), caption="Scan to join", width=QR_BIG if big else QR_WIDTH)
+
+
+def reach_warnings(base: Base) -> list[str]:
+    """What keeps the phones from the link, in plain words (none: nothing known)."""
+    said = []
+    if base.local:
+        said.append(
+            "This address works on this computer only: phones cannot open it. Connect this "
+            "computer to the room's network (or set SUBTOK_PUBLIC_URL to the server's "
+            "public address) and reopen the page."
+        )
+    listening = str(st.get_option("server.address") or "")
+    behind_proxy = base.source == "setting"  # a proxy on this machine may reach it there
+    if listening and not behind_proxy and address.is_local(listening) and listening != "::":
+        said.append(
+            f"This server listens on {listening} only, so phones cannot connect even with "
+            "the address above: start it with --server.address 0.0.0.0."
+        )
+    return said
 
 
 def answers_frame(tally, current) -> pd.DataFrame:
