@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import io
+import secrets
 from collections.abc import Callable
 from urllib.parse import urlencode
 
@@ -27,18 +28,21 @@ from subtok_core.rooms.address import Base
 
 LIVE_EVERY = 0.75  # seconds between two looks at the answers: the tally is at most ~1 s old
 QR_WIDTH = 220  # px of the QR code on the teacher's screen
+QR_BIG = 420  # in presenter mode: a 33-module code at ~12 px a module, read from the back
 POLL_CSS = """<style>
 .poll-code {font-size: 1.1rem;}
 .poll-code b {display: block; font-size: 2.6rem; letter-spacing: .25em; font-family: monospace;}
 .poll-code.big b {font-size: 5.5rem;}
 </style>"""
-QR_BIG = 420  # in presenter mode: a 33-module code at ~12 px a module, read from the back
+OTHER = "something else (typed)"  # one bar for every typed answer that is no candidate
 
 
 def class_poll(page_name: str, trace, i: int, question: str) -> Callable[[], None]:
-    """The lesson's class poll on step i, closed until the teacher opens it (its panel runs
-    only then): returns the function that draws it, for the page to place (and for
-    presenter mode to keep, lessons._present.end_of_step_view)."""
+    """The lesson's class poll on step i: while this session has a room open, the room
+    follows the page's step (phones show it); the panel itself is closed until the teacher
+    opens it (it runs only then). Returns the function that draws it, for the page to place
+    just under the step's main view (lessons._present.end_of_step_view)."""
+    follow(page_name, trace, i)
 
     def draw() -> None:
         with w.lazy_expander(f"Class poll: {question}", page_name, "class_poll") as box:
@@ -48,6 +52,38 @@ def class_poll(page_name: str, trace, i: int, question: str) -> Callable[[], Non
     return draw
 
 
+def run_print(trace) -> str:
+    """The fingerprint of a run (corpus and settings): the trace store's key, else a
+    digest of the run's algorithm, settings and word counts."""
+    return w.run_key(trace) or w.fingerprint(
+        trace.algorithm, tuple(dict(trace.params).items()), trace.start.words, trace.start.counts
+    )
+
+
+def connection() -> str:
+    """This browser session's random id, for the poll's rate limits (never stored)."""
+    return st.session_state.setdefault("poll_connection", secrets.token_urlsafe(12))
+
+
+def follow(page_name: str, trace, i: int) -> None:
+    """Write the page's step (and what phones show of it) to this session's room when it
+    changed: the phones follow within their next look (lessons/join.py)."""
+    code = st.session_state.get(w.widget_key(page_name, "poll_room"))
+    if code is None:
+        return
+    followed = w.widget_key(page_name, "poll_followed")
+    if st.session_state.get(followed) == (code, i):
+        return  # written already: no query on a rerun of the same step
+    polls = rooms.store()
+    try:
+        room = polls.join(code)
+    except ValueError:
+        return  # expired: the panel says so when it is open
+    if room.shows(run_print(trace)):
+        polls.move(code, i, rooms.step_view(trace, i, room.share))
+        st.session_state[followed] = (code, i)
+
+
 def teacher_panel(
     page_name: str,
     trace,
@@ -55,39 +91,60 @@ def teacher_panel(
     answer_of_step: Callable[..., rooms.Question | None] | None = None,
 ) -> None:
     """The poll panel of lesson `page_name` ("bpe", "wordpiece", "unigram") on step i
-    of `trace`. `answer_of_step(trace, i)` gives the question and its answer (by default
-    the one for the trace's algorithm: rooms.next_merge or rooms.next_prune)."""
+    of `trace`: the room (code, link, QR code) beside the round and its tally.
+    `answer_of_step(trace, i)` gives the question and its answer (by default the one for
+    the trace's algorithm: rooms.next_merge or rooms.next_prune)."""
     ask = answer_of_step or rooms.question_for(trace.algorithm)
     polls = rooms.store()
     kept = w.widget_key(page_name, "poll_room")
-    st.subheader("Class poll")
     room = _kept_room(polls, kept)
-    if room is None or not room.shows(trace):
-        if room is not None:
-            st.caption(f"Room {room.code} polls other settings or another corpus than this view.")
-        st.button(
-            "Open a class poll" if room is None else "Open a new poll for this view",
-            key=w.widget_key(page_name, "poll_start"),
-            on_click=_open_room,
-            args=(page_name, trace, kept),
-            help="The class predicts the next step on their phones; you see their answers.",
-        )
+    if room is None or not room.shows(run_print(trace)):
+        start_room(page_name, trace, kept, room)
         return
-    show_room(room, page_name)
-    question = ask(trace, i)
-    current = polls.current_round(room.code)
-    if question is None:
-        st.write("Nothing is left to predict after this step.")
-    elif current is None or current.step != i or current.state != "open":
-        st.button(
-            f"Open a round on step {i}",
-            key=w.widget_key(page_name, "poll_round"),
-            on_click=_open_round,
-            args=(room.code, question),
-            type="primary",
-        )
-    if current is not None:
-        live_results(page_name, room.code, trace, ask)
+    follow(page_name, trace, i)
+    left, right = st.columns([1, 1] if presenting() else [2, 3], gap="large")
+    with left:
+        show_room(room, page_name)
+    with right:
+        question = ask(trace, i)
+        current = polls.current_round(room.code)
+        if question is None:
+            st.write("Nothing is left to predict after this step.")
+        elif current is None or current.step != i or current.state != "open":
+            st.button(
+                f"Open a round on step {i}",
+                key=w.widget_key(page_name, "poll_round"),
+                on_click=_open_round,
+                args=(room.code, question),
+                type="primary",
+            )
+        if current is not None:
+            live_results(page_name, room.code)
+
+
+def start_room(page_name: str, trace, kept: str, room) -> None:
+    """The button that opens a room (and, for a corpus of the teacher's own, the choice
+    to show its words on the phones)."""
+    if room is not None:
+        st.caption(f"Room {room.code} polls other settings or another corpus than this view.")
+    own = st.session_state.get("corpus", "") in (w.TEXT, w.UPLOAD)
+    share = not own or st.checkbox(
+        "Show this corpus's words on the students' phones",
+        value=False,
+        key=w.widget_key(page_name, "poll_share"),
+        help="Your own text or upload stays on this screen unless you tick this; phones "
+        "then show the step and the question only.",
+    )
+    st.button(
+        "Open a class poll" if room is None else "Open a new poll for this view",
+        key=w.widget_key(page_name, "poll_start"),
+        on_click=_open_room,
+        args=(page_name, trace, kept, share),
+        help="The class predicts the next step on their phones; you see their answers.",
+    )
+    said = st.session_state.pop(w.widget_key(page_name, "poll_said"), None)
+    if said:
+        st.error(said)
 
 
 def _kept_room(polls, kept: str):
@@ -103,20 +160,28 @@ def _kept_room(polls, kept: str):
         return None
 
 
-def _open_room(page_name: str, trace, kept: str) -> None:
+def _open_room(page_name: str, trace, kept: str, share: bool) -> None:
     query = urlencode(st.query_params.to_dict())
-    st.session_state[kept] = rooms.store().open_room(
-        page_name,
-        trace.algorithm,
-        st.session_state.get("corpus", ""),
-        f"/{page_name}" + (f"?{query}" if query else ""),
-        dict(trace.params),
-        zip(trace.start.words, trace.start.counts),
-    )
+    i = int(st.session_state.get("step", 0) or 0)
+    try:
+        st.session_state[kept] = rooms.store().open_room(
+            page_name,
+            trace.algorithm,
+            st.session_state.get("corpus", ""),
+            w.fingerprint(trace.start.words, trace.start.counts),
+            run_print(trace),
+            f"/{page_name}" + (f"?{query}" if query else ""),
+            share,
+            step=i,
+            view=rooms.step_view(trace, i, share),
+            connection=connection(),
+        )
+    except ValueError as err:  # too many rooms: the limit's sentence
+        st.session_state[w.widget_key(page_name, "poll_said")] = str(err)
 
 
 def _open_round(code: str, question: rooms.Question) -> None:
-    rooms.store().open_round(code, question.step, list(question.answers), list(question.tied))
+    rooms.store().open_round(code, question)
 
 
 def join_link(code: str, page_name: str, page_url: str | None) -> tuple[str, Base]:
@@ -143,7 +208,7 @@ def show_room(room, page_name: str) -> None:
     the phones cannot reach the address."""
     link, base = join_link(room.code, page_name, st.context.url)
     big = presenting()
-    left, right = st.columns([3, 2] if not big else [1, 1])
+    left, right = st.container(), st.container()
     st.html(POLL_CSS)
     size = "poll-code big" if big else "poll-code"
     code = html.escape(room.code)  # our own alphabet, escaped all the same
@@ -175,9 +240,12 @@ def reach_warnings(base: Base) -> list[str]:
     return said
 
 
-def answers_frame(tally, current) -> pd.DataFrame:
-    """The tally as rows (answer, count, verdict); verdicts only once revealed."""
+def answers_frame(tally, current, show_typed: bool = False) -> pd.DataFrame:
+    """The tally as rows (answer, count, verdict); verdicts only once revealed. A typed
+    answer that is none of the question's candidates is counted in one row, OTHER, unless
+    the teacher chose to show what was typed (`show_typed`)."""
     revealed = current.state == "revealed"
+    candidates = set(rooms.Question.from_json(current.question).candidates)
 
     def verdict(answer: str) -> str:
         if not revealed:
@@ -186,26 +254,35 @@ def answers_frame(tally, current) -> pd.DataFrame:
             "right" if answer in current.answer else "tied" if answer in current.ties else "wrong"
         )
 
-    rows = [{"answer": a, "count": n, "verdict": verdict(a)} for a, n in tally]
+    counts: dict[str, int] = {}
+    for answer, n in tally:
+        shown = answer if show_typed or answer in candidates else OTHER
+        counts[shown] = counts.get(shown, 0) + n
+    rows = [{"answer": a, "count": n, "verdict": verdict(a)} for a, n in counts.items()]
     return pd.DataFrame(rows, columns=["answer", "count", "verdict"])
 
 
 @st.fragment(run_every=LIVE_EVERY)
-def live_results(page_name: str, code: str, trace, ask: Callable) -> None:
-    """The room's latest round, read again every LIVE_EVERY seconds (this part only)."""
+def live_results(page_name: str, code: str) -> None:
+    """The room's latest round, read again every LIVE_EVERY seconds (this part only).
+
+    Typed answers reach the projector as a count only ("something else (typed)"): anyone
+    with the code can type anything, and the projector is the class's screen; the teacher
+    sees the words by ticking "show what was typed", a deliberate act, as a plain-text
+    table (never HTML, never the chart's labels)."""
     polls = rooms.store()
     current = polls.current_round(code)
     if current is None:
         return
+    show_typed = st.session_state.get(w.widget_key(page_name, "poll_typed"), False)
     frame = answers_frame(polls.tally(current.id), current)
     total = int(frame["count"].sum())
-    state = {"open": "open", "closed": "closed", "revealed": "revealed"}[current.state]
-    answers = "answer" if total == 1 else "answers"
-    st.markdown(f"**Round on step {current.step}** ({state}): **{total}** {answers}.")
+    students = "student" if total == 1 else "students"
+    st.markdown(
+        f"**Round on step {current.step}** ({current.state}): **{total}** {students} answered."
+    )
     if total:
         st.altair_chart(answers_chart(frame), width="stretch")
-        with st.expander("The answers as typed"):
-            st.dataframe(frame[["answer", "count"]], hide_index=True)  # plain text, never HTML
     if current.state == "open":
         st.button(
             "Reveal",
@@ -215,11 +292,17 @@ def live_results(page_name: str, code: str, trace, ask: Callable) -> None:
             disabled=total == 0,
         )
     elif current.state == "revealed":
-        show_reveal(current, frame, ask(trace, current.step))
+        show_reveal(current, frame)
+    if OTHER in set(frame["answer"]):
+        st.toggle("show what was typed", key=w.widget_key(page_name, "poll_typed"))
+        if show_typed:
+            typed = answers_frame(polls.tally(current.id), current, show_typed=True)
+            st.dataframe(typed[["answer", "count"]], hide_index=True)  # plain text
 
 
-def show_reveal(current, frame: pd.DataFrame, question) -> None:
+def show_reveal(current, frame: pd.DataFrame) -> None:
     """The algorithm's choice, why (its own sentence, with ties), and who predicted it."""
+    question = rooms.Question.from_json(current.question)
     total = int(frame["count"].sum())
     right = int(frame.loc[frame["verdict"] == "right", "count"].sum())
     tied = int(frame.loc[frame["verdict"] == "tied", "count"].sum())
@@ -227,8 +310,7 @@ def show_reveal(current, frame: pd.DataFrame, question) -> None:
     left.metric("The algorithm's choice", ", ".join(current.answer))
     share = f"{right} of {total}" + (f" ({right / total:.0%})" if total else "")
     right_col.metric("Predicted it", share)
-    if question is not None and question.answers == current.answer:
-        st.info(question.explanation)
+    st.info(question.explanation)
     if current.ties:
         st.caption(
             f"Tied with it: {', '.join(current.ties)}. {tied} of {total} chose a tied "

@@ -20,10 +20,7 @@ def test_a_phone_follows_the_round_answers_once_and_sees_the_reveal(
 ):
     polls = rooms.RoomStore(poll_db_url)
     trace = bpe.trace_bpe(corpus.load("toy:low-lower"), merges=10, marker="eow")
-    code = polls.open_room(
-        "bpe", "bpe", "toy:low-lower", "/bpe", dict(trace.params),
-        zip(trace.start.words, trace.start.counts),
-    )  # fmt: skip
+    code = polls.open_room("bpe", "bpe", "toy:low-lower", "print", "run", "/bpe", True)
     phone = browser.new_context(viewport=PHONE)
     try:
         page = phone.new_page()
@@ -31,8 +28,8 @@ def test_a_phone_follows_the_round_answers_once_and_sees_the_reveal(
         page.wait_for_selector(IDLE, timeout=60_000)
         expect(page.get_by_text("Waiting for your teacher")).to_be_visible(timeout=30_000)
         # the teacher opens a round on step 2: the phone shows it without a reload
-        question = rooms.next_merge(trace, 2)
-        round_id = polls.open_round(code, 2, list(question.answers), list(question.tied))
+        polls.move(code, 2, rooms.step_view(trace, 2, True))
+        round_id = polls.open_round(code, rooms.next_merge(trace, 2))
         expect(page.get_by_text("Which pair is merged next (merge 3)?")).to_be_visible(
             timeout=15_000
         )
@@ -66,7 +63,7 @@ def test_a_round_driven_by_the_teachers_browser_and_a_students_phone(
         desk.get_by_role("button", name="Open a class poll").click()
         desk.get_by_role("button", name="Open a round on step 2").click()
         desk.wait_for_selector(IDLE, timeout=60_000)
-        code = desk.get_by_test_id("stMetricValue").first.inner_text().strip()
+        code = desk.locator(".poll-code b").inner_text().strip()
         assert len(code) == 4, code
 
         page = phone.new_page()
@@ -80,7 +77,7 @@ def test_a_round_driven_by_the_teachers_browser_and_a_students_phone(
         expect(page.get_by_text("Recorded.")).to_be_visible(timeout=15_000)
 
         # the teacher's panel rereads the round on its own (a fragment on a timer)
-        expect(desk.get_by_text("1 answer.")).to_be_visible(timeout=30_000)
+        expect(desk.get_by_text("1 student answered.")).to_be_visible(timeout=30_000)
         desk.get_by_role("button", name="Reveal").click()
         expect(desk.get_by_text("(est, </w>) occurs 9 times").first).to_be_visible(timeout=30_000)
         expect(page.get_by_text("You predicted it.")).to_be_visible(timeout=30_000)
