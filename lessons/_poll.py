@@ -28,11 +28,12 @@ from subtok_core.rooms.address import Base
 
 LIVE_EVERY = 0.75  # seconds between two looks at the answers: the tally is at most ~1 s old
 QR_WIDTH = 220  # px of the QR code on the teacher's screen
-QR_BIG = 420  # in presenter mode: a 33-module code at ~12 px a module, read from the back
+QR_BIG = 360  # in presenter mode: a 33-module code at ~11 px a module, read from the back
 POLL_CSS = """<style>
 .poll-code {font-size: 1.1rem;}
-.poll-code b {display: block; font-size: 2.6rem; letter-spacing: .25em; font-family: monospace;}
-.poll-code.big b {font-size: 5.5rem;}
+.poll-code b {display: block; font-size: 2.6rem; letter-spacing: .25em; font-family: monospace;
+              white-space: nowrap;}
+.poll-code.big b {font-size: 4.6rem; letter-spacing: .15em;}
 </style>"""
 OTHER = "something else (typed)"  # one bar for every typed answer that is no candidate
 
@@ -102,9 +103,9 @@ def teacher_panel(
         start_room(page_name, trace, kept, room)
         return
     follow(page_name, trace, i)
-    left, right = st.columns([1, 1] if presenting() else [2, 3], gap="large")
-    with left:
-        show_room(room, page_name)
+    # the code and link, the QR code, the round: side by side (stacked on a phone)
+    left, middle, right = st.columns([5, 5, 4] if presenting() else [4, 3, 6], gap="medium")
+    show_room(room, page_name, left, middle)
     with right:
         question = ask(trace, i)
         current = polls.current_round(room.code)
@@ -203,13 +204,12 @@ def qr_png(link: str) -> bytes:
     return buffer.getvalue()
 
 
-def show_room(room, page_name: str) -> None:
-    """The code in large type, the link, its QR code, and a warning in plain words when
-    the phones cannot reach the address."""
+def show_room(room, page_name: str, left, right) -> None:
+    """The code in large type, the link and a warning in plain words when the phones
+    cannot reach the address (in `left`), its QR code (in `right`)."""
     link, base = join_link(room.code, page_name, st.context.url)
     big = presenting()
-    left, right = st.container(), st.container()
-    st.html(POLL_CSS)
+    left.html(POLL_CSS)
     size = "poll-code big" if big else "poll-code"
     code = html.escape(room.code)  # our own alphabet, escaped all the same
     left.markdown(f'<div class="{size}">Room code <b>{code}</b></div>', unsafe_allow_html=True)
