@@ -203,3 +203,43 @@ def test_the_join_link_and_its_qr_code():
     assert link == "http://10.0.0.5:8501/join?room=K7RD" and not base.local
     png = _poll.qr_png("http://10.0.0.5:8501/join?room=K7RD")
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_the_phones_follow_the_teachers_step_without_a_round():
+    teach = teacher()
+    teach.button(key="bpe_poll_start").click().run()
+    code = teach.session_state["bpe_poll_room"]
+    pupil = student(code)
+    assert texts(pupil.subheader) == ["Your teacher is on step 2"]
+    assert "**The corpus after merge 2**" in texts(pupil.markdown)
+    teach.query_params["step"] = "3"
+    teach.run()  # the page writes its step to the room; the phone's next look sees it
+    assert rooms.store().join(code).step == 3
+    pupil.run()
+    assert texts(pupil.subheader) == ["Your teacher is on step 3"]
+    assert "**The corpus after merge 3**" in texts(pupil.markdown)
+
+
+def test_an_uploaded_corpus_stays_off_the_phones_unless_the_teacher_shares_it():
+    teach = AppTest.from_function(teacher_page, default_timeout=60, kwargs={"root": ROOT})
+    teach.session_state["corpus"] = "upload:a .txt file"
+    teach.query_params["step"] = "2"
+    teach.run()
+    share = teach.checkbox(key="bpe_poll_share")
+    assert share.value is False  # kept private unless the teacher ticks it
+    teach.button(key="bpe_poll_start").click().run()
+    code = teach.session_state["bpe_poll_room"]
+    assert rooms.store().join(code).view == {}
+    pupil = student(code)
+    assert "Your teacher keeps this corpus's words on their own screen." in texts(pupil.caption)
+    assert not any("corpus after" in m for m in texts(pupil.markdown))
+
+
+def test_room_codes_tried_too_often_are_refused_on_the_join_page():
+    at = open_page("lessons/join.py", room="KKKK")
+    for _ in range(rooms.store().limits.code_tries.count - 1):
+        at.text_input(key="join_code").input("KKKM")
+        at.button(key="join_go").click().run()
+        at.text_input(key="join_code").input("KKKK")
+        at.button(key="join_go").click().run()
+    assert any("Too many room-code tries from this browser: wait" in e for e in texts(at.error))
