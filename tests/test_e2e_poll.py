@@ -115,6 +115,12 @@ def send(phone, answer: str) -> None:
     expect(phone.get_by_text("Recorded.")).to_be_visible(timeout=20_000)
 
 
+def step_controls_bottom(desk) -> float:
+    """Where the teacher's step slider ends, from the top of the page (px)."""
+    box = desk.locator(".st-key-step").bounding_box()
+    return box["y"] + box["height"] + desk.evaluate("window.scrollY")
+
+
 def play_lesson(browser: Browser, teacher_url: str, phone_base: str, db_url: str) -> dict:
     """The teacher opens /bpe on 003's toy corpus at the projector and starts a poll; five
     phones join through the link the panel shows (which must lead to `phone_base`); each
@@ -133,6 +139,7 @@ def play_lesson(browser: Browser, teacher_url: str, phone_base: str, db_url: str
         link = re.search(r"(\S+/join\?room=\w{4})", desk.get_by_text("Students open").inner_text())
         assert link and link.group(1).startswith(phone_base + "/join?room="), link
         shot(desk, "teacher-round-open-1280")
+        bottoms = [step_controls_bottom(desk)]
 
         pages = [context.new_page() for context in phones]
         for page in pages:
@@ -146,7 +153,8 @@ def play_lesson(browser: Browser, teacher_url: str, phone_base: str, db_url: str
         shot(pages[0], "phone-answered-390")
         pages[4].reload()  # the same browser: the same student, with the answer it gave
         pages[4].wait_for_selector(IDLE, timeout=60_000)
-        expect(pages[4].get_by_text("(l, o)")).to_be_visible(timeout=30_000)
+        expect(pages[4].get_by_text("Your answer", exact=True)).to_be_visible(timeout=30_000)
+        expect(pages[4].get_by_text("(l, o)")).to_be_visible()
         send(pages[4], "est </w>")
 
         expect(desk.get_by_text("5 students answered.")).to_be_visible(timeout=30_000)
@@ -157,6 +165,7 @@ def play_lesson(browser: Browser, teacher_url: str, phone_base: str, db_url: str
         expect(pages[3].get_by_text("Not this time.")).to_be_visible(timeout=30_000)
         expect(pages[4].get_by_text("You predicted it.")).to_be_visible(timeout=30_000)
         shot(desk, "teacher-revealed-1280")
+        bottoms.append(step_controls_bottom(desk))
         shot(pages[3], "phone-revealed-390")
 
         desk.wait_for_selector(IDLE)
@@ -172,12 +181,8 @@ def play_lesson(browser: Browser, teacher_url: str, phone_base: str, db_url: str
             expect(page.get_by_text("Your teacher is on step 3")).to_be_visible(timeout=30_000)
             followed.append(time.monotonic() - clicked)
         shot(pages[0], "phone-followed-390")
-        slider = desk.locator(".st-key-step").bounding_box()
-        return {
-            "follow_s": max(followed),
-            "written_s": written,
-            "slider_bottom": slider["y"] + slider["height"],
-        }
+        bottoms.append(step_controls_bottom(desk))
+        return {"follow_s": max(followed), "written_s": written, "slider_bottom": max(bottoms)}
     finally:
         teacher.close()
         for context in phones:
