@@ -51,6 +51,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "_sage_runs.py": "sage",
     "home.py": "home",
     "join.py": "join",
+    "_student.py": "join",  # the student's anonymous id of /join (no widgets)
     "_poll.py": None,  # the class poll panel of the lessons, keyed by the page it gets
     "notes.py": "notes",
     "_regularize.py": None,  # panels of /bpe and /unigram, keyed by the prefix they get
