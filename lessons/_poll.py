@@ -181,6 +181,15 @@ def _open_room(page_name: str, trace, kept: str, share: bool) -> None:
         st.session_state[w.widget_key(page_name, "poll_said")] = str(err)
 
 
+def _share(page_name: str, code: str) -> None:
+    """The teacher changed their mind on showing their own corpus: the room says so, and
+    the next run writes the step's view again (with the words, or without)."""
+    rooms.store().share_words(
+        code, st.session_state[w.widget_key(page_name, f"poll_shared_{code}")]
+    )
+    st.session_state.pop(w.widget_key(page_name, "poll_followed"), None)
+
+
 def _open_round(code: str, question: rooms.Question) -> None:
     rooms.store().open_round(code, question)
 
@@ -216,6 +225,14 @@ def show_room(room, page_name: str, left, right) -> None:
     left.markdown(f"Students open **{link}** (or the page *Join a poll* and type the code).")
     for warning in reach_warnings(base):
         left.warning(warning)
+    if room.corpus in (w.TEXT, w.UPLOAD):  # the teacher's own words: shared on request
+        left.toggle(
+            "Show this corpus's words on the phones",
+            value=room.share,
+            key=w.widget_key(page_name, f"poll_shared_{room.code}"),
+            on_change=_share,
+            args=(page_name, room.code),
+        )
     left.caption("The room closes 2 hours after its last round opened.")
     if not base.url.startswith("/"):
         right.image(qr_png(link), caption="Scan to join", width=QR_BIG if big else QR_WIDTH)

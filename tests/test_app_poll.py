@@ -233,6 +233,9 @@ def test_an_uploaded_corpus_stays_off_the_phones_unless_the_teacher_shares_it():
     pupil = student(code)
     assert "Your teacher keeps this corpus's words on their own screen." in texts(pupil.caption)
     assert not any("corpus after" in m for m in texts(pupil.markdown))
+    teach.toggle(key=f"bpe_poll_shared_{code}").set_value(True).run()  # changed their mind
+    assert rooms.store().join(code).share
+    assert "**The corpus after merge 2**" in texts(pupil.run().markdown)
 
 
 def test_room_codes_tried_too_often_are_refused_on_the_join_page():
