@@ -15,7 +15,9 @@ Printed per setting, over all rounds:
   when it returns);
 * tally after the last submit: the time from the return of the round's last submit to
   the return of the teacher's first tally that counts every answer (the poll period
-  included: what the teacher waits for), and the time of one tally query on its own.
+  included: what the teacher waits for), and the time of one tally query on its own;
+* one phone's look at the room (the teacher's step and the latest round), which every
+  phone on /join makes once a second.
 
 Usage (from the repository root)::
 
@@ -153,7 +155,16 @@ def run(polls, students: int, rounds: int, spread: float) -> None:
     )
     print(
         f"  one tally query: p50 {statistics.median(queries) * 1000:.1f} ms, "
-        f"max {max(queries) * 1000:.1f} ms\n"
+        f"max {max(queries) * 1000:.1f} ms"
+    )
+    looks = []
+    for _ in range(200):  # what each phone's page does every second (lessons/join.py)
+        start = time.perf_counter()
+        polls.pulse(code)
+        looks.append(time.perf_counter() - start)
+    print(
+        f"  one phone's look at the room (step, round): p50 {quantile(looks, 0.5) * 1000:.2f} ms, "
+        f"p95 {quantile(looks, 0.95) * 1000:.2f} ms\n"
     )
 
 
