@@ -156,6 +156,10 @@ def play_lesson(browser: Browser, teacher_url: str, phone_base: str, db_url: str
         expect(pages[4].get_by_text("Your answer", exact=True)).to_be_visible(timeout=30_000)
         expect(pages[4].get_by_text("(l, o)")).to_be_visible()
         send(pages[4], "est </w>")
+        second_tab = phones[2].new_page()  # a new tab of the same browser: the same student
+        second_tab.goto(link.group(1))
+        expect(second_tab.get_by_text("Your answer", exact=True)).to_be_visible(timeout=60_000)
+        second_tab.close()
 
         expect(desk.get_by_text("5 students answered.")).to_be_visible(timeout=30_000)
         desk.get_by_role("button", name="Reveal").click()
