@@ -4,7 +4,7 @@ Each round opens a round in one room of the poll store (an SQLite file in a fres
 temporary directory, or ``--db URL``), then starts one thread per student, each with its
 own anonymous session id, each sending its answer at a random moment of a ``--spread``
 window (2 s; ``--spread 0``: all at once, released by a barrier). Meanwhile a teacher
-thread does what the poll panel's fragment does (lessons/_poll.py): every LIVE_EVERY
+thread does what the poll panel's fragment does (lessons/_poll_results.py): every LIVE_EVERY
 seconds it reads the room's current round and its tally.
 
 Printed per setting, over all rounds:
@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))  # run without installing
 import sqlalchemy  # noqa: E402
 from sqlalchemy import func, select  # noqa: E402
 
-from lessons._poll import LIVE_EVERY  # noqa: E402
+from lessons._poll_results import LIVE_EVERY  # noqa: E402
 from subtok_core import rooms  # noqa: E402
 from subtok_core.rooms import db  # noqa: E402
 

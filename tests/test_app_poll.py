@@ -13,7 +13,7 @@ import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
-from lessons import _poll
+from lessons import _poll, _poll_results
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
 
@@ -146,14 +146,14 @@ def test_a_typed_answer_is_a_count_until_the_teacher_shows_it_as_plain_text():
     assert texts(pupil.text) == [SCRIPT]
     teach.run()
     current = rooms.store().current_round(code)
-    frame = _poll.answers_frame(rooms.store().tally(current.id), current)
-    assert list(frame["answer"]) == [_poll.OTHER]  # what the projector's chart shows
+    frame = _poll_results.answers_frame(rooms.store().tally(current.id), current)
+    assert list(frame["answer"]) == [_poll_results.OTHER]  # what the projector's chart shows
     assert not teach.dataframe
     teach.toggle(key="bpe_poll_typed").set_value(True).run()
     assert list(teach.dataframe[0].value["answer"]) == [SCRIPT]  # plain text, on request
     html = [m.value for m in teach.markdown if m.proto.allow_html]
     assert not any("<script" in value for value in html)
-    typed = _poll.answers_frame(rooms.store().tally(current.id), current, show_typed=True)
+    typed = _poll_results.answers_frame(rooms.store().tally(current.id), current, show_typed=True)
     assert answers_chart(typed).to_dict()["datasets"]  # an answer is data for Vega
 
 
