@@ -4,7 +4,7 @@
 teacher shares), and, when the teacher opens a round on it, the question with a form.
 Everything comes from the room in the database (lessons/_poll.py writes it), so a phone
 on any app server of the class shows it, without the corpus and without training. A small
-fragment looks at the room every second and redraws the page when the teacher steps, opens
+fragment looks at the room every 0.75 s and redraws the page when the teacher steps, opens
 a round or reveals it. A student is an anonymous id kept in a cookie of this browser
 (lessons/_student.py): a second answer, from a reload or a new tab, replaces the first.
 """
@@ -19,7 +19,7 @@ from lessons import _widgets as w
 from subtok_core import registry, rooms
 
 PAGE = "join"
-WATCH_EVERY = 1.0  # seconds between two looks at the room: a phone follows within ~1.5 s
+WATCH_EVERY = 0.75  # seconds between two looks at the room: a phone follows within ~1.5 s
 JOINED = w.widget_key(PAGE, "joined")  # session: the code this session has joined
 
 
