@@ -71,7 +71,7 @@ def test_wrong_codes_from_many_browsers_are_bounded_per_server(polls):  # noqa: 
         polls.try_code("KKKK", "one more browser")
 
 
-def test_rooms_opened_too_often_are_refused(polls, clock):  # noqa: F811
+def test_rooms_opened_too_often_are_refused(polls, clock, caplog):  # noqa: F811
     def make(who):
         return polls.open_room("bpe", "bpe", "toy", "p", "r", "/bpe", True, connection=who)
 
@@ -81,8 +81,10 @@ def test_rooms_opened_too_often_are_refused(polls, clock):  # noqa: F811
         make("teacher")
     for k in range(polls.limits.server_rooms.count - polls.limits.new_rooms.count):
         make(f"other{k}")
-    with pytest.raises(ValueError, match="Too many new rooms on this server"):
+    refused = pytest.raises(ValueError, match="Too many new rooms on this server")
+    with caplog.at_level(logging.WARNING, logger="subtok.poll"), refused:
         make("yet another")
+    assert any("new rooms on this server refused" in r.getMessage() for r in caplog.records)
 
 
 def test_a_room_keeps_a_reference_to_the_corpus_not_its_words(polls):  # noqa: F811
