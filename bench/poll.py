@@ -4,7 +4,7 @@ Each round opens a round in one room of the poll store (an SQLite file in a fres
 temporary directory, or ``--db URL``), then starts one thread per student, each with its
 own anonymous session id, each sending its answer at a random moment of a ``--spread``
 window (2 s; ``--spread 0``: all at once, released by a barrier). Meanwhile a teacher
-thread does what the poll panel's fragment does (lessons/_poll.py): every LIVE_EVERY
+thread does what the poll panel's fragment does (lessons/_poll_results.py): every LIVE_EVERY
 seconds it reads the room's current round and its tally.
 
 Printed per setting, over all rounds:
@@ -15,7 +15,9 @@ Printed per setting, over all rounds:
   when it returns);
 * tally after the last submit: the time from the return of the round's last submit to
   the return of the teacher's first tally that counts every answer (the poll period
-  included: what the teacher waits for), and the time of one tally query on its own.
+  included: what the teacher waits for), and the time of one tally query on its own;
+* one phone's look at the room (the teacher's step and the latest round), which every
+  phone on /join makes once a second.
 
 Usage (from the repository root)::
 
@@ -42,7 +44,7 @@ sys.path.insert(0, str(ROOT))  # run without installing
 import sqlalchemy  # noqa: E402
 from sqlalchemy import func, select  # noqa: E402
 
-from lessons._poll import LIVE_EVERY  # noqa: E402
+from lessons._poll_results import LIVE_EVERY  # noqa: E402
 from subtok_core import rooms  # noqa: E402
 from subtok_core.rooms import db  # noqa: E402
 
@@ -60,7 +62,9 @@ def quantile(values: list[float], q: float) -> float:
 
 def one_round(polls, code: str, number: int, students: int, spread: float) -> dict:
     """One round: the students' submits and the teacher's polling, timed."""
-    round_id = polls.open_round(code, number, ["(est, </w>)"], [])
+    question = rooms.Question(number, number + 1, "pair", "Which pair?", tuple(CHOICES),
+                              ("(est, </w>)",), (), "")  # fmt: skip
+    round_id = polls.open_round(code, question)
     gate = threading.Barrier(students + 1)
     latencies, returned, errors = [], [], []
     lock = threading.Lock()
@@ -117,7 +121,10 @@ def one_round(polls, code: str, number: int, students: int, spread: float) -> di
 
 
 def run(polls, students: int, rounds: int, spread: float) -> None:
-    code = polls.open_room("bpe", "bpe", "toy:low-lower", "/bpe", {"merges": 4}, [("low", 5)])
+    code = polls.open_room("bpe", "bpe", "toy:low-lower", "print", "run", "/bpe", True)
+    # rounds follow each other within seconds here: the room's answer limit (90 per 30 s,
+    # subtok_core.rooms.limits) is lifted, this measures the database
+    polls.limits.room_answers.count = 10**9
     results = [one_round(polls, code, n, students, spread) for n in range(rounds)]
     latencies = [x for r in results for x in r["latencies"]]
     after = [r["tally_after_last"] for r in results]
@@ -148,7 +155,16 @@ def run(polls, students: int, rounds: int, spread: float) -> None:
     )
     print(
         f"  one tally query: p50 {statistics.median(queries) * 1000:.1f} ms, "
-        f"max {max(queries) * 1000:.1f} ms\n"
+        f"max {max(queries) * 1000:.1f} ms"
+    )
+    looks = []
+    for _ in range(200):  # what each phone's page does every second (lessons/join.py)
+        start = time.perf_counter()
+        polls.pulse(code)
+        looks.append(time.perf_counter() - start)
+    print(
+        f"  one phone's look at the room (step, round): p50 {quantile(looks, 0.5) * 1000:.2f} ms, "
+        f"p95 {quantile(looks, 0.95) * 1000:.2f} ms\n"
     )
 
 

@@ -9,26 +9,38 @@ server of a department sees the same class.
 
 from __future__ import annotations
 
+import html
 import io
+import secrets
 from collections.abc import Callable
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
-import pandas as pd
 import segno
 import streamlit as st
 
 from lessons import _widgets as w
+from lessons._poll_results import live_results
+from lessons._present import presenting
 from subtok_core import rooms
-from subtok_core.charts.poll import answers_chart
+from subtok_core.rooms import address
+from subtok_core.rooms.address import Base
 
-LIVE_EVERY = 0.75  # seconds between two looks at the answers: the tally is at most ~1 s old
-LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
+QR_WIDTH = 220  # px of the QR code on the teacher's screen
+QR_BIG = 360  # in presenter mode: a 33-module code at ~11 px a module, read from the back
+POLL_CSS = """<style>
+.poll-code {font-size: 1.1rem;}
+.poll-code b {display: block; font-size: 2.6rem; letter-spacing: .25em; font-family: monospace;
+              white-space: nowrap;}
+.poll-code.big b {font-size: 4.6rem; letter-spacing: .15em;}
+</style>"""
 
 
 def class_poll(page_name: str, trace, i: int, question: str) -> Callable[[], None]:
-    """The lesson's class poll on step i, closed until the teacher opens it (its panel runs
-    only then): returns the function that draws it, for the page to place (and for
-    presenter mode to keep, lessons._present.end_of_step_view)."""
+    """The lesson's class poll on step i: while this session has a room open, the room
+    follows the page's step (phones show it); the panel itself is closed until the teacher
+    opens it (it runs only then). Returns the function that draws it, for the page to place
+    just under the step's main view (lessons._present.end_of_step_view)."""
+    follow(page_name, trace, i)
 
     def draw() -> None:
         with w.lazy_expander(f"Class poll: {question}", page_name, "class_poll") as box:
@@ -38,6 +50,38 @@ def class_poll(page_name: str, trace, i: int, question: str) -> Callable[[], Non
     return draw
 
 
+def run_print(trace) -> str:
+    """The fingerprint of a run (corpus and settings): the trace store's key, else a
+    digest of the run's algorithm, settings and word counts."""
+    return w.run_key(trace) or w.fingerprint(
+        trace.algorithm, tuple(dict(trace.params).items()), trace.start.words, trace.start.counts
+    )
+
+
+def connection() -> str:
+    """This browser session's random id, for the poll's rate limits (never stored)."""
+    return st.session_state.setdefault("poll_connection", secrets.token_urlsafe(12))
+
+
+def follow(page_name: str, trace, i: int) -> None:
+    """Write the page's step (and what phones show of it) to this session's room when it
+    changed: the phones follow within their next look (lessons/join.py)."""
+    code = st.session_state.get(w.widget_key(page_name, "poll_room"))
+    if code is None:
+        return
+    followed = w.widget_key(page_name, "poll_followed")
+    if st.session_state.get(followed) == (code, i):
+        return  # written already: no query on a rerun of the same step
+    polls = rooms.store()
+    try:
+        room = polls.join(code)
+    except ValueError:
+        return  # expired: the panel says so when it is open
+    if room.shows(run_print(trace)):
+        polls.move(code, i, rooms.step_view(trace, i, room.share))
+        st.session_state[followed] = (code, i)
+
+
 def teacher_panel(
     page_name: str,
     trace,
@@ -45,39 +89,60 @@ def teacher_panel(
     answer_of_step: Callable[..., rooms.Question | None] | None = None,
 ) -> None:
     """The poll panel of lesson `page_name` ("bpe", "wordpiece", "unigram") on step i
-    of `trace`. `answer_of_step(trace, i)` gives the question and its answer (by default
-    the one for the trace's algorithm: rooms.next_merge or rooms.next_prune)."""
+    of `trace`: the room (code, link, QR code) beside the round and its tally.
+    `answer_of_step(trace, i)` gives the question and its answer (by default the one for
+    the trace's algorithm: rooms.next_merge or rooms.next_prune)."""
     ask = answer_of_step or rooms.question_for(trace.algorithm)
     polls = rooms.store()
     kept = w.widget_key(page_name, "poll_room")
-    st.subheader("Class poll")
     room = _kept_room(polls, kept)
-    if room is None or not room.shows(trace):
-        if room is not None:
-            st.caption(f"Room {room.code} polls other settings or another corpus than this view.")
-        st.button(
-            "Open a class poll" if room is None else "Open a new poll for this view",
-            key=w.widget_key(page_name, "poll_start"),
-            on_click=_open_room,
-            args=(page_name, trace, kept),
-            help="The class predicts the next step on their phones; you see their answers.",
-        )
+    if room is None or not room.shows(run_print(trace)):
+        start_room(page_name, trace, kept, room)
         return
-    show_room(room, page_name)
-    question = ask(trace, i)
-    current = polls.current_round(room.code)
-    if question is None:
-        st.write("Nothing is left to predict after this step.")
-    elif current is None or current.step != i or current.state != "open":
-        st.button(
-            f"Open a round on step {i}",
-            key=w.widget_key(page_name, "poll_round"),
-            on_click=_open_round,
-            args=(room.code, question),
-            type="primary",
-        )
-    if current is not None:
-        live_results(page_name, room.code, trace, ask)
+    follow(page_name, trace, i)
+    # the code and link, the QR code, the round: side by side (stacked on a phone)
+    left, middle, right = st.columns([5, 5, 4] if presenting() else [4, 3, 6], gap="medium")
+    show_room(room, page_name, left, middle)
+    with right:
+        question = ask(trace, i)
+        current = polls.current_round(room.code)
+        if question is None:
+            st.write("Nothing is left to predict after this step.")
+        elif current is None or current.step != i or current.state != "open":
+            st.button(
+                f"Open a round on step {i}",
+                key=w.widget_key(page_name, "poll_round"),
+                on_click=_open_round,
+                args=(room.code, question),
+                type="primary",
+            )
+        if current is not None:
+            live_results(page_name, room.code)
+
+
+def start_room(page_name: str, trace, kept: str, room) -> None:
+    """The button that opens a room (and, for a corpus of the teacher's own, the choice
+    to show its words on the phones)."""
+    if room is not None:
+        st.caption(f"Room {room.code} polls other settings or another corpus than this view.")
+    own = st.session_state.get("corpus", "") in (w.TEXT, w.UPLOAD)
+    share = not own or st.checkbox(
+        "Show this corpus's words on the students' phones",
+        value=False,
+        key=w.widget_key(page_name, "poll_share"),
+        help="Your own text or upload stays on this screen unless you tick this; phones "
+        "then show the step and the question only.",
+    )
+    st.button(
+        "Open a class poll" if room is None else "Open a new poll for this view",
+        key=w.widget_key(page_name, "poll_start"),
+        on_click=_open_room,
+        args=(page_name, trace, kept, share),
+        help="The class predicts the next step on their phones; you see their answers.",
+    )
+    said = st.session_state.pop(w.widget_key(page_name, "poll_said"), None)
+    if said:
+        st.error(said)
 
 
 def _kept_room(polls, kept: str):
@@ -93,37 +158,49 @@ def _kept_room(polls, kept: str):
         return None
 
 
-def _open_room(page_name: str, trace, kept: str) -> None:
+def _open_room(page_name: str, trace, kept: str, share: bool) -> None:
     query = urlencode(st.query_params.to_dict())
-    st.session_state[kept] = rooms.store().open_room(
-        page_name,
-        trace.algorithm,
-        st.session_state.get("corpus", ""),
-        f"/{page_name}" + (f"?{query}" if query else ""),
-        dict(trace.params),
-        zip(trace.start.words, trace.start.counts),
+    i = int(st.session_state.get("step", 0) or 0)
+    try:
+        st.session_state[kept] = rooms.store().open_room(
+            page_name,
+            trace.algorithm,
+            st.session_state.get("corpus", ""),
+            w.fingerprint(trace.start.words, trace.start.counts),
+            run_print(trace),
+            f"/{page_name}" + (f"?{query}" if query else ""),
+            share,
+            step=i,
+            view=rooms.step_view(trace, i, share),
+            connection=connection(),
+        )
+    except ValueError as err:  # too many rooms: the limit's sentence
+        st.session_state[w.widget_key(page_name, "poll_said")] = str(err)
+
+
+def _share(page_name: str, code: str) -> None:
+    """The teacher changed their mind on showing their own corpus: the room says so, and
+    the next run writes the step's view again (with the words, or without)."""
+    rooms.store().share_words(
+        code, st.session_state[w.widget_key(page_name, f"poll_shared_{code}")]
     )
+    st.session_state.pop(w.widget_key(page_name, "poll_followed"), None)
 
 
 def _open_round(code: str, question: rooms.Question) -> None:
-    rooms.store().open_round(code, question.step, list(question.answers), list(question.tied))
+    rooms.store().open_round(code, question)
 
 
-def join_link(code: str, page_name: str, page_url: str | None) -> str:
-    """The address students open: absolute when the browser's address of this page is
-    known (`page_url`, st.context.url), else the path only.
-
-    >>> join_link("K7RD", "bpe", "https://lab.example.org/subtok/bpe")
-    'https://lab.example.org/subtok/join?room=K7RD'
-    >>> join_link("K7RD", "bpe", None)
-    '/join?room=K7RD'
-    """
-    if not page_url:
-        return f"/join?room={code}"
-    parts = urlsplit(page_url)
-    path = parts.path.rstrip("/")
-    base = path[: -len(page_name)] if path.endswith("/" + page_name) else path + "/"
-    return f"{parts.scheme}://{parts.netloc}{base}join?room={code}"
+def join_link(code: str, page_name: str, page_url: str | None) -> tuple[str, Base]:
+    """The address students open and the base it was built on: $SUBTOK_PUBLIC_URL, else
+    the teacher's address, else (the teacher's address is this computer only) the machine's
+    address on the network (subtok_core.rooms.address)."""
+    try:
+        base = address.choose_base(page_url, page_name)
+    except ValueError as err:  # a public URL setting that is no web address
+        st.error(str(err))
+        base = address.choose_base(page_url, page_name, environ={})
+    return address.join_url(base, code), base
 
 
 def qr_png(link: str) -> bytes:
@@ -133,82 +210,45 @@ def qr_png(link: str) -> bytes:
     return buffer.getvalue()
 
 
-def show_room(room, page_name: str) -> None:
-    """The code in large type, the link, and its QR code when the address is known."""
-    link = join_link(room.code, page_name, st.context.url)
-    left, right = st.columns([3, 2])
-    left.metric("Room code", room.code)
+def show_room(room, page_name: str, left, right) -> None:
+    """The code in large type, the link and a warning in plain words when the phones
+    cannot reach the address (in `left`), its QR code (in `right`)."""
+    link, base = join_link(room.code, page_name, st.context.url)
+    big = presenting()
+    left.html(POLL_CSS)
+    size = "poll-code big" if big else "poll-code"
+    code = html.escape(room.code)  # our own alphabet, escaped all the same
+    left.markdown(f'<div class="{size}">Room code <b>{code}</b></div>', unsafe_allow_html=True)
     left.markdown(f"Students open **{link}** (or the page *Join a poll* and type the code).")
-    if link.startswith("/"):
-        left.caption(
-            "The address of this server is not known here: students put it before the path."
-        )
-    elif urlsplit(link).hostname in LOCAL_HOSTS:
-        left.caption(
-            "This is the address of this computer only: phones need the server's address on "
-            "the network (start streamlit with --server.address 0.0.0.0 and use its IP)."
+    for warning in reach_warnings(base):
+        left.warning(warning)
+    if room.corpus in (w.TEXT, w.UPLOAD):  # the teacher's own words: shared on request
+        left.toggle(
+            "Show this corpus's words on the phones",
+            value=room.share,
+            key=w.widget_key(page_name, f"poll_shared_{room.code}"),
+            on_change=_share,
+            args=(page_name, room.code),
         )
     left.caption("The room closes 2 hours after its last round opened.")
-    if not link.startswith("/"):
-        right.image(qr_png(link), caption="Scan to join", width=220)
+    if not base.url.startswith("/"):
+        right.image(qr_png(link), caption="Scan to join", width=QR_BIG if big else QR_WIDTH)
 
 
-def answers_frame(tally, current) -> pd.DataFrame:
-    """The tally as rows (answer, count, verdict); verdicts only once revealed."""
-    revealed = current.state == "revealed"
-
-    def verdict(answer: str) -> str:
-        if not revealed:
-            return ""
-        return (
-            "right" if answer in current.answer else "tied" if answer in current.ties else "wrong"
+def reach_warnings(base: Base) -> list[str]:
+    """What keeps the phones from the link, in plain words (none: nothing known)."""
+    said = []
+    if base.local:
+        said.append(
+            "This address works on this computer only: phones cannot open it. Connect this "
+            "computer to the room's network (or set SUBTOK_PUBLIC_URL to the server's "
+            "public address) and reopen the page."
         )
-
-    rows = [{"answer": a, "count": n, "verdict": verdict(a)} for a, n in tally]
-    return pd.DataFrame(rows, columns=["answer", "count", "verdict"])
-
-
-@st.fragment(run_every=LIVE_EVERY)
-def live_results(page_name: str, code: str, trace, ask: Callable) -> None:
-    """The room's latest round, read again every LIVE_EVERY seconds (this part only)."""
-    polls = rooms.store()
-    current = polls.current_round(code)
-    if current is None:
-        return
-    frame = answers_frame(polls.tally(current.id), current)
-    total = int(frame["count"].sum())
-    state = {"open": "open", "closed": "closed", "revealed": "revealed"}[current.state]
-    answers = "answer" if total == 1 else "answers"
-    st.markdown(f"**Round on step {current.step}** ({state}): **{total}** {answers}.")
-    if total:
-        st.altair_chart(answers_chart(frame), width="stretch")
-        with st.expander("The answers as typed"):
-            st.dataframe(frame[["answer", "count"]], hide_index=True)  # plain text, never HTML
-    if current.state == "open":
-        st.button(
-            "Reveal",
-            key=w.widget_key(page_name, "poll_reveal"),
-            on_click=polls.reveal,
-            args=(current.id,),
-            disabled=total == 0,
+    listening = str(st.get_option("server.address") or "")
+    behind_proxy = base.source == "setting"  # a proxy on this machine may reach it there
+    if listening and not behind_proxy and address.is_local(listening) and listening != "::":
+        said.append(
+            f"This server listens on {listening} only, so phones cannot connect even with "
+            "the address above: start it with --server.address 0.0.0.0."
         )
-    elif current.state == "revealed":
-        show_reveal(current, frame, ask(trace, current.step))
-
-
-def show_reveal(current, frame: pd.DataFrame, question) -> None:
-    """The algorithm's choice, why (its own sentence, with ties), and who predicted it."""
-    total = int(frame["count"].sum())
-    right = int(frame.loc[frame["verdict"] == "right", "count"].sum())
-    tied = int(frame.loc[frame["verdict"] == "tied", "count"].sum())
-    left, right_col = st.columns(2)
-    left.metric("The algorithm's choice", ", ".join(current.answer))
-    share = f"{right} of {total}" + (f" ({right / total:.0%})" if total else "")
-    right_col.metric("Predicted it", share)
-    if question is not None and question.answers == current.answer:
-        st.info(question.explanation)
-    if current.ties:
-        st.caption(
-            f"Tied with it: {', '.join(current.ties)}. {tied} of {total} chose a tied "
-            "candidate, which the tie rule set aside."
-        )
+    return said

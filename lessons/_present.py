@@ -96,9 +96,10 @@ def settings_row(page: str):
 
 
 def end_of_step_view(poll=None) -> None:
-    """Where a lesson's step view ends: in presenter mode the page shows the class poll
-    (`poll`: a function drawing it, the page's own) and stops here."""
+    """Where a lesson's step view ends: the class poll (`poll`: a function drawing it, the
+    page's own) comes here, just under the step, so its tally and the step share a
+    screen; in presenter mode the page stops after it."""
+    if poll is not None:
+        poll()
     if presenting():
-        if poll is not None:
-            poll()
         st.stop()

@@ -129,8 +129,6 @@ def step_view(i: int, step) -> None:
     with p2:
         encode_panel(trace, i)
 
-    class_poll()
-
     with w.lazy_expander("BPE-dropout: the same word cut differently", "bpe", "dropout") as box:
         if box.open:
             model = bpe.model_from_trace(trace, i, split_punct=w.punct_on("bpe"))

@@ -1,34 +1,26 @@
 """Join a class poll: the students' side, made for a phone (390 px wide, one column).
 
-/join?room=CODE shows the lesson at the step the teacher opened a round on (the same run,
-trained by the same core functions from the room's word counts and settings), lets the
-student pick or type an answer once, and follows the teacher: a small fragment looks at
-the room every few seconds and redraws the page when a round opens or is revealed.
-A student is an anonymous random id kept in this browser session, never a name.
+/join?room=CODE follows the teacher's page: the step it shows (and what of the corpus the
+teacher shares), and, when the teacher opens a round on it, the question with a form.
+Everything comes from the room in the database (lessons/_poll.py writes it), so a phone
+on any app server of the class shows it, without the corpus and without training. A small
+fragment looks at the room every 0.75 s and redraws the page when the teacher steps, opens
+a round or reveals it. A student is an anonymous id kept in a cookie of this browser
+(lessons/_student.py): a second answer, from a reload or a new tab, replaces the first.
 """
 
 from __future__ import annotations
 
-import secrets
-
 import pandas as pd
 import streamlit as st
 
+from lessons import _student
 from lessons import _widgets as w
-from subtok_core import bpe, corpus, registry, rooms, wordpiece
+from subtok_core import registry, rooms
 
 PAGE = "join"
-WATCH_EVERY = 2.0  # seconds between two looks at the room
-MERGE_LESSONS = {"bpe": bpe, "wordpiece": wordpiece}  # the modules that give corpus_at
-CORPUS_ROWS = 30  # words of a real sample shown
-
-
-def session_id() -> str:
-    """This browser session's anonymous id (random; the same for every round)."""
-    key = w.widget_key(PAGE, "session")
-    if key not in st.session_state:
-        st.session_state[key] = secrets.token_urlsafe(16)
-    return st.session_state[key]
+WATCH_EVERY = 0.75  # seconds between two looks at the room: a phone follows within ~1.5 s
+JOINED = w.widget_key(PAGE, "joined")  # session: the code this session has joined
 
 
 def ask_code() -> None:
@@ -43,62 +35,59 @@ def ask_code() -> None:
         st.rerun()
 
 
-def room_trace(room: rooms.Room):
-    """The run the room polls, trained here from its word counts and settings (once per
-    server: every student of the room shares it through the trace store)."""
-    wc = corpus.from_pairs(room.words, room.corpus)
-    algo = registry.get(room.algorithm)
-    return w.trace_store().trained(
-        w.fingerprint("poll", room.algorithm, room.words, room.params),
-        lambda report: algo.trace(wc, progress=report, **dict(room.params)),
-        "Preparing the lesson:",
-    )
+def enter(code: str, student: str) -> rooms.Room:
+    """The room of the address's code: a code new to this session counts as a try
+    (rooms.RoomStore.try_code: a few a minute); the joined one is only read again."""
+    polls = rooms.store()
+    if st.session_state.get(JOINED) == code:
+        return polls.join(code)
+    room = polls.try_code(code, student)
+    st.session_state[JOINED] = room.code
+    return room
 
 
 @st.fragment(run_every=WATCH_EVERY)
-def watch(code: str, seen: tuple | None) -> None:
-    """Redraw the page when the teacher opens or reveals a round (one small query)."""
-    current = rooms.store().current_round(code)
-    now = None if current is None else (current.id, current.state)
-    if now != seen:
+def watch(code: str, seen: tuple) -> None:
+    """Redraw the page when the teacher steps, opens or reveals a round (one small look)."""
+    if rooms.store().pulse(code) != seen:
         st.rerun(scope="app")
     st.caption("This page follows your teacher's screen.")
 
 
-def show_state(room: rooms.Room, trace, i: int) -> None:
-    """The corpus (BPE, WordPiece) or the vocabulary (Unigram) after step i."""
-    if room.algorithm in MERGE_LESSONS:
-        rows = MERGE_LESSONS[room.algorithm].corpus_at(trace, i, limit=CORPUS_ROWS)
-        new = {trace.steps[i - 1].new_symbol} if i else set()
-        st.write(f"**The corpus after merge {i}**" if i else "**The corpus, before any merge**")
-        w.show_corpus(rows, len(trace.start.words), new)
+def show_view(room: rooms.Room) -> None:
+    """What the teacher shares of the step: the corpus (BPE, WordPiece) or the vocabulary
+    and the words' best segmentations (Unigram); nothing of a corpus kept private."""
+    view = room.view
+    if not view:
+        st.caption("Your teacher keeps this corpus's words on their own screen.")
         return
-    record = trace.steps[i - 1] if i else trace.start
-    st.write(f"**The vocabulary after step {i}**" if i else "**The seed vocabulary**")
-    table = pd.DataFrame(
-        [(r.piece, r.prob) for r in record.vocab], columns=["piece", "probability"]
-    ).sort_values("probability", ascending=False, kind="stable")
-    st.dataframe(table, hide_index=True, height=min(320, 38 + 35 * len(table)))
-    if i and record.segmentations:
-        rows = [(s.word, s.count, s.pieces) for s in record.segmentations[:CORPUS_ROWS]]
-        st.write("**Each word's best segmentation**")
-        w.show_corpus(rows, len(record.segmentations), set())
+    st.write(f"**{view['title']}**")
+    if view["kind"] == "vocab":
+        table = pd.DataFrame(view["vocab"], columns=["piece", "probability"])
+        st.dataframe(table, hide_index=True, height=min(320, 38 + 35 * len(table)))
+        if view["size"] > len(table):
+            st.caption(f"The {len(table)} most probable of {view['size']:,} pieces.")
+        if view["rows"]:
+            st.write("**Each word's best segmentation**")
+    if view["rows"]:
+        w.show_corpus(view["rows"], view["total"], set(view.get("new", ())))
 
 
-def send(code: str, round_id: int, question) -> None:
-    """The form's submit: the typed answer if any, else the picked one; once."""
+def send(code: str, round_id: int, question: rooms.Question, student: str) -> None:
+    """The form's submit: the typed answer if any, else the picked one. A second answer
+    replaces the first."""
     typed = st.session_state.get(w.widget_key(PAGE, f"other_{round_id}"), "") or ""
     picked = st.session_state.get(w.widget_key(PAGE, f"pick_{round_id}"))
     answer = typed.strip() or picked or ""
     try:
         if not answer:
             raise ValueError("Pick an answer in the list or type one, then send it.")
-        rooms.store().submit(code, round_id, session_id(), question.canonical(answer))
+        rooms.store().submit(code, round_id, student, question.canonical(answer))
     except ValueError as err:
         st.session_state[w.widget_key(PAGE, "said")] = str(err)
 
 
-def answer_form(code: str, current, question) -> None:
+def answer_form(code: str, current, question, student: str) -> None:
     with st.form(w.widget_key(PAGE, f"form_{current.id}")):
         st.selectbox(
             "your answer",
@@ -118,23 +107,24 @@ def answer_form(code: str, current, question) -> None:
             type="primary",
             width="stretch",
             on_click=send,
-            args=(code, current.id, question),
+            args=(code, current.id, question, student),
         )
 
 
-def show_round(room: rooms.Room, trace, current, question) -> None:
-    """An open round: the step, then the form. Once answered (or over): this student's
-    answer, after the reveal the algorithm's choice, then the step below them."""
-    mine = rooms.store().answer_of(current.id, session_id())
+def show_round(room: rooms.Room, current, student: str) -> None:
+    """The round on the teacher's step: the question, then while it is open the form
+    (with this student's answer so far, which a new one replaces); once revealed the
+    algorithm's choice, right or not, and why; then the step."""
+    question = rooms.Question.from_json(current.question)
+    st.subheader(question.prompt)
+    mine = rooms.store().answer_of(current.id, student)
     said = st.session_state.pop(w.widget_key(PAGE, "said"), None)
     if said:
         st.error(said)
-    if current.state == "open" and mine is None:
-        show_state(room, trace, current.step)
-        answer_form(room.code, current, question)
-        return
     show_verdict(current, question, mine)
-    show_state(room, trace, current.step)
+    if current.state == "open":
+        answer_form(room.code, current, question, student)
+    show_view(room)
 
 
 def show_verdict(current, question, mine: str | None) -> None:
@@ -143,45 +133,53 @@ def show_verdict(current, question, mine: str | None) -> None:
         st.caption("Your answer")
         st.text(mine)  # as typed, plain text
     if current.state == "open":
-        st.success("Recorded. Wait for your teacher to reveal the answer.")
-    elif current.state == "closed":
+        if mine is not None:
+            st.success("Recorded. Wait for your teacher to reveal the answer (a new answer "
+                       "replaces this one).")  # fmt: skip
+        return
+    if current.state == "closed":
         st.info("This round is over; your teacher has moved on. Wait for the next round.")
-    else:
-        st.metric("The algorithm's choice", ", ".join(current.answer))
-        verdict = question.verdict(mine) if mine is not None else None
-        if verdict == "right":
-            st.success("You predicted it.")
-        elif verdict == "tied":
-            st.warning("Close: yours was tied with it, and the tie rule chose the other.")
-        elif verdict == "wrong":
-            st.warning("Not this time.")
-        if question.answers == current.answer:
-            st.info(question.explanation)
+        return
+    st.metric("The algorithm's choice", ", ".join(current.answer))
+    verdict = question.verdict(mine) if mine is not None else None
+    if verdict == "right":
+        st.success("You predicted it.")
+    elif verdict == "tied":
+        st.warning("Close: yours was tied with it, and the tie rule chose the other.")
+    elif verdict == "wrong":
+        st.warning("Not this time.")
+    st.info(question.explanation)
 
 
-st.title("Class poll")
-code = st.query_params.get("room", "").strip()
-if not code:
-    st.write("Type the room code your teacher shows.")
-    ask_code()
-    st.stop()
-try:
-    room = rooms.store().join(code)
-except ValueError as err:
-    st.error(str(err))
-    ask_code()
-    st.stop()
-current = rooms.store().current_round(room.code)
-watch(room.code, None if current is None else (current.id, current.state))
-lesson = registry.get(room.algorithm).label + (f" · {room.corpus}" if room.corpus else "")
-st.caption(f"Room {room.code} · {lesson}")
-if current is None:
-    st.info("Waiting for your teacher to open the first round.")
-    st.stop()
-trace = room_trace(room)
-question = rooms.question_for(room.algorithm)(trace, current.step)
-if question is None:
-    st.info("Nothing is left to predict on this step; wait for the next round.")
-    st.stop()
-st.subheader(question.prompt)
-show_round(room, trace, current, question)
+def main() -> None:
+    st.title("Class poll")
+    code = st.query_params.get("room", "").strip()
+    if not code:
+        st.write("Type the room code your teacher shows.")
+        ask_code()
+        return
+    student = _student.student_id()
+    try:
+        room = enter(code, student)
+    except ValueError as err:
+        st.error(str(err))
+        ask_code()
+        return
+    polls = rooms.store()
+    current = polls.current_round(room.code)
+    watch(room.code, (room.step, *((current.id, current.state) if current else (None, None))))
+    lesson = registry.get(room.algorithm).label + (f" · {room.corpus}" if room.corpus else "")
+    st.caption(f"Room {room.code} · {lesson} · step {room.step}")
+    if current is not None and current.step == room.step:
+        show_round(room, current, student)
+        return
+    st.subheader(f"Your teacher is on step {room.step}")
+    st.info(
+        "Waiting for your teacher to open the first round."
+        if current is None
+        else "Waiting for your teacher to open a round on this step."
+    )
+    show_view(room)
+
+
+main()

@@ -554,7 +554,6 @@ def whole_step(i: int, step) -> None:
         if box.open:
             model = _regularize.unigram_model(trace, i)
             _regularize.nbest_panel(model, PAGE, trace.start.words[0])
-    class_poll()
 
 
 w.stepped(trace, whole_step, PAGE, "step (0 = the seed vocabulary)")

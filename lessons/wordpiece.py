@@ -229,8 +229,6 @@ def step_view(i: int, step) -> None:
     with p2:
         encode_panel(trace, i, wc, corpus_print, merges)
 
-    class_poll()
-
 
 w.stepped(trace, step_view, "wordpiece")
 w.downloads(trace, "wordpiece")

@@ -53,7 +53,9 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "join.py": "join",
     "check.py": "check",
     "_check_views.py": "check",
+    "_student.py": "join",  # the student's anonymous id of /join (no widgets)
     "_poll.py": None,  # the class poll panel of the lessons, keyed by the page it gets
+    "_poll_results.py": None,  # the poll's tally and reveal, keyed by the page it gets
     "notes.py": "notes",
     "_regularize.py": None,  # panels of /bpe and /unigram, keyed by the prefix they get
     "_export.py": None,  # the tokenizer.json export, keyed by the page it gets

@@ -13,7 +13,7 @@ import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
-from lessons import _poll
+from lessons import _poll, _poll_results
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
 
@@ -68,14 +68,14 @@ def open_room_and_round(at: AppTest) -> str:
     at.button(key="bpe_poll_start").click().run()
     code = at.session_state["bpe_poll_room"]
     at.button(key="bpe_poll_round").click().run()
-    assert "**Round on step 2** (open): **0** answers." in texts(at.markdown)
+    assert "**Round on step 2** (open): **0** students answered." in texts(at.markdown)
     return code
 
 
 def test_a_poll_round_three_students_answer_and_the_reveal_shows_the_trace_merge():
     teach = teacher()
     code = open_room_and_round(teach)
-    assert code in texts(teach.metric)
+    assert any(f"Room code <b>{code}</b>" in m for m in texts(teach.markdown))
     pupils = [student(code) for _ in range(3)]
     assert len({p.session_state["join_session"] for p in pupils}) == 3  # anonymous, distinct
     assert all(p.subheader[0].value == "Which pair is merged next (merge 3)?" for p in pupils)
@@ -83,11 +83,11 @@ def test_a_poll_round_three_students_answer_and_the_reveal_shows_the_trace_merge
     answer(pupils[1], typed="est </w>")  # typed, read as the pair it names
     answer(pupils[2], pick="(l, o)")
     for pupil in pupils:
-        assert "Recorded. Wait for your teacher to reveal the answer." in texts(pupil.success)
+        assert any(s.startswith("Recorded. Wait for your teacher") for s in texts(pupil.success))
     teach.run()
-    assert "**Round on step 2** (open): **3** answers." in texts(teach.markdown)
+    assert "**Round on step 2** (open): **3** students answered." in texts(teach.markdown)
     teach.button(key="bpe_poll_reveal").click().run()
-    assert texts(teach.metric) == [code, "(est, </w>)", "2 of 3 (67%)"]
+    assert texts(teach.metric) == ["(est, </w>)", "2 of 3 (67%)"]
     assert any("(est, </w>) occurs 9 times" in info for info in texts(teach.info))
     verdicts = []
     for pupil in pupils:
@@ -97,17 +97,19 @@ def test_a_poll_round_three_students_answer_and_the_reveal_shows_the_trace_merge
     assert verdicts == [["You predicted it."], ["You predicted it."], ["Not this time."]]
 
 
-def test_a_student_cannot_answer_twice_and_follows_the_teacher_to_the_next_step():
+def test_a_second_answer_replaces_the_first_and_the_student_follows_to_the_next_step():
     teach = teacher()
     code = open_room_and_round(teach)
     pupil = answer(student(code), pick="(l, o)")
-    assert texts(pupil.text) == ["(l, o)"] and not pupil.selectbox  # the form is gone
+    assert texts(pupil.text) == ["(l, o)"] and pupil.selectbox  # the form stays, to change
+    answer(pupil, pick="(est, </w>)")
+    polls = rooms.store()
+    assert polls.tally(polls.current_round(code).id) == [("(est, </w>)", 1)]
     teach.query_params["step"] = "3"
     teach.run().button(key="bpe_poll_round").click().run()
     pupil.run()
     assert pupil.subheader[0].value == "Which pair is merged next (merge 4)?"
     answer(pupil, pick="(o, w)")
-    polls = rooms.store()
     assert polls.tally(polls.current_round(code).id) == [("(o, w)", 1)]
     teach.run().button(key="bpe_poll_reveal").click().run()
     assert texts(pupil.run().warning) == [
@@ -115,20 +117,44 @@ def test_a_student_cannot_answer_twice_and_follows_the_teacher_to_the_next_step(
     ]
 
 
-def test_an_answer_like_a_script_comes_back_as_plain_text():
+def test_one_answer_per_student_across_a_reload(monkeypatch):
+    """A reload is a new session of the same browser: it sends the cookie the first visit
+    wrote, so it is the same student, and the answer it sends replaces the first."""
+    from lessons import _student
+
+    teach = teacher()
+    code = open_room_and_round(teach)
+    first = student(code)
+    me = first.session_state["join_session"]
+    assert any(f"subtok_student={me};" in h.proto.body for h in first.get("html"))
+    answer(first, pick="(l, o)")
+    monkeypatch.setattr(_student, "browser_cookies", lambda: {"subtok_student": me})
+    reloaded = student(code)
+    assert reloaded.session_state["join_session"] == me
+    assert texts(reloaded.text) == ["(l, o)"]  # the answer it gave before the reload
+    answer(reloaded, pick="(est, </w>)")
+    polls = rooms.store()
+    assert polls.tally(polls.current_round(code).id) == [("(est, </w>)", 1)]
+    teach.run()
+    assert "**Round on step 2** (open): **1** student answered." in texts(teach.markdown)
+
+
+def test_a_typed_answer_is_a_count_until_the_teacher_shows_it_as_plain_text():
     teach = teacher()
     code = open_room_and_round(teach)
     pupil = answer(student(code), typed=SCRIPT)
     assert texts(pupil.text) == [SCRIPT]
     teach.run()
-    shown = teach.dataframe[0].value
-    assert SCRIPT in list(shown["answer"])
+    current = rooms.store().current_round(code)
+    frame = _poll_results.answers_frame(rooms.store().tally(current.id), current)
+    assert list(frame["answer"]) == [_poll_results.OTHER]  # what the projector's chart shows
+    assert not teach.dataframe
+    teach.toggle(key="bpe_poll_typed").set_value(True).run()
+    assert list(teach.dataframe[0].value["answer"]) == [SCRIPT]  # plain text, on request
     html = [m.value for m in teach.markdown if m.proto.allow_html]
     assert not any("<script" in value for value in html)
-    current = rooms.store().current_round(code)
-    frame = _poll.answers_frame(rooms.store().tally(current.id), current)
-    assert list(frame["answer"]) == [SCRIPT]
-    assert answers_chart(frame).to_dict()["datasets"]  # the answer is data for Vega
+    typed = _poll_results.answers_frame(rooms.store().tally(current.id), current, show_typed=True)
+    assert answers_chart(typed).to_dict()["datasets"]  # an answer is data for Vega
 
 
 @pytest.mark.parametrize(
@@ -142,7 +168,7 @@ def test_a_wrong_room_code_says_so_and_asks_again(room, message):
 
 def test_an_expired_room_is_refused_on_the_join_page(monkeypatch):
     polls = rooms.store()
-    code = polls.open_room("bpe", "bpe", "toy:low-lower", "/bpe", {"merges": 4}, [("low", 5)])
+    code = polls.open_room("bpe", "bpe", "toy:low-lower", "print", "run", "/bpe", True)
     later = polls.clock() + rooms.LIFETIME + 1
     monkeypatch.setattr(polls, "clock", lambda: later)
     at = open_page("lessons/join.py", room=code)
@@ -151,7 +177,7 @@ def test_an_expired_room_is_refused_on_the_join_page(monkeypatch):
 
 def test_without_a_round_the_student_waits():
     polls = rooms.store()
-    code = polls.open_room("bpe", "bpe", "toy:low-lower", "/bpe", {"merges": 4}, [("low", 5)])
+    code = polls.open_room("bpe", "bpe", "toy:low-lower", "print", "run", "/bpe", True)
     at = open_page("lessons/join.py", room=code)
     assert texts(at.info) == ["Waiting for your teacher to open the first round."]
 
@@ -162,12 +188,9 @@ def test_a_unigram_round_asks_for_the_piece_pruned_next():
 
     trace = trace_unigram(load("toy:run-bug"), log_base="10", vocab_size=14)
     polls = rooms.store()
-    code = polls.open_room(
-        "unigram", "unigram", "toy:run-bug", "/unigram", dict(trace.params),
-        zip(trace.start.words, trace.start.counts),
-    )  # fmt: skip
-    question = rooms.next_prune(trace, 1)
-    round_id = polls.open_round(code, 1, list(question.answers), list(question.tied))
+    code = polls.open_room("unigram", "unigram", "toy:run-bug", "print", "run", "/unigram", True)
+    polls.move(code, 1, rooms.step_view(trace, 1, True))
+    round_id = polls.open_round(code, rooms.next_prune(trace, 1))
     pupil = answer(student(code), typed="un")
     assert pupil.subheader[0].value == "Which piece is pruned next (step 3)?"
     assert polls.tally(round_id) == [("un", 1)]
@@ -176,8 +199,50 @@ def test_a_unigram_round_asks_for_the_piece_pruned_next():
 
 
 def test_the_join_link_and_its_qr_code():
-    assert _poll.join_link("K7RD", "bpe", "http://10.0.0.5:8501/bpe") == (
-        "http://10.0.0.5:8501/join?room=K7RD"
-    )
+    link, base = _poll.join_link("K7RD", "bpe", "http://10.0.0.5:8501/bpe")
+    assert link == "http://10.0.0.5:8501/join?room=K7RD" and not base.local
     png = _poll.qr_png("http://10.0.0.5:8501/join?room=K7RD")
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_the_phones_follow_the_teachers_step_without_a_round():
+    teach = teacher()
+    teach.button(key="bpe_poll_start").click().run()
+    code = teach.session_state["bpe_poll_room"]
+    pupil = student(code)
+    assert texts(pupil.subheader) == ["Your teacher is on step 2"]
+    assert "**The corpus after merge 2**" in texts(pupil.markdown)
+    teach.query_params["step"] = "3"
+    teach.run()  # the page writes its step to the room; the phone's next look sees it
+    assert rooms.store().join(code).step == 3
+    pupil.run()
+    assert texts(pupil.subheader) == ["Your teacher is on step 3"]
+    assert "**The corpus after merge 3**" in texts(pupil.markdown)
+
+
+def test_an_uploaded_corpus_stays_off_the_phones_unless_the_teacher_shares_it():
+    teach = AppTest.from_function(teacher_page, default_timeout=60, kwargs={"root": ROOT})
+    teach.session_state["corpus"] = "upload:a .txt file"
+    teach.query_params["step"] = "2"
+    teach.run()
+    share = teach.checkbox(key="bpe_poll_share")
+    assert share.value is False  # kept private unless the teacher ticks it
+    teach.button(key="bpe_poll_start").click().run()
+    code = teach.session_state["bpe_poll_room"]
+    assert rooms.store().join(code).view == {}
+    pupil = student(code)
+    assert "Your teacher keeps this corpus's words on their own screen." in texts(pupil.caption)
+    assert not any("corpus after" in m for m in texts(pupil.markdown))
+    teach.toggle(key=f"bpe_poll_shared_{code}").set_value(True).run()  # changed their mind
+    assert rooms.store().join(code).share
+    assert "**The corpus after merge 2**" in texts(pupil.run().markdown)
+
+
+def test_room_codes_tried_too_often_are_refused_on_the_join_page():
+    at = open_page("lessons/join.py", room="KKKK")
+    for _ in range(rooms.store().limits.code_tries.count - 1):
+        at.text_input(key="join_code").input("KKKM")
+        at.button(key="join_go").click().run()
+        at.text_input(key="join_code").input("KKKK")
+        at.button(key="join_go").click().run()
+    assert any("Too many room-code tries from this browser: wait" in e for e in texts(at.error))

@@ -32,8 +32,11 @@ def answers_chart(df: pd.DataFrame, top: int = 12) -> alt.Chart:
     shown = df.sort_values(["count", "answer"], ascending=[False, True]).head(top).copy()
     revealed = bool((shown["verdict"] != "").any())
     shown["verdict"] = shown["verdict"].map(VERDICT_TITLE)
-    colors = [VERDICT_COLORS[v] for v in VERDICT_TITLE]
-    legend = alt.Legend(title=None, orient="bottom", labelLimit=300) if revealed else None
+    kept = [v for v in VERDICT_TITLE if bool(v) == revealed]  # "answer" before, verdicts after
+    colors = [VERDICT_COLORS[v] for v in kept]
+    legend = (
+        alt.Legend(title=None, orient="bottom", labelLimit=300, columns=2) if revealed else None
+    )
     chart = (
         alt.Chart(shown)
         .mark_bar()
@@ -42,7 +45,7 @@ def answers_chart(df: pd.DataFrame, top: int = 12) -> alt.Chart:
             y=alt.Y("answer:N", sort="-x", title=None, axis=alt.Axis(labelLimit=260)),
             color=alt.Color(
                 "verdict:N",
-                scale=alt.Scale(domain=list(VERDICT_TITLE.values()), range=colors),
+                scale=alt.Scale(domain=[VERDICT_TITLE[v] for v in kept], range=colors),
                 legend=legend,
             ),
             tooltip=["answer:N", "count:Q"],

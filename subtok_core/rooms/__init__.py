@@ -2,10 +2,13 @@
 their phones, the teacher sees the answers and reveals the algorithm's choice.
 
 - ``db``: the database setting ($SUBTOK_DB_URL, else an SQLite file), one engine per
-  URL, the tables rooms, rounds and answers;
+  URL, the tables poll_rooms, poll_rounds and poll_answers;
 - ``records``: a room, a round; the checks on a typed room code and answer;
-- ``store``: ``RoomStore`` (open_room, join, open_round, current_round, submit, tally,
-  reveal, expire_rooms) and ``store()``, the store of the setting;
+- ``store``: ``RoomStore`` (open_room, join, try_code, move, pulse, open_round,
+  current_round, reveal, expire_rooms; submit, answer_of, tally from ``answers``) and
+  ``store()``, the store of the setting;
+- ``limits``: the rate limits (answers, room-code tries, new rooms);
+- ``address``: the base URL of the join link;
 - ``questions``: what a round asks at step i of a trace, and the trace's answer.
 
 A poll round, end to end:
@@ -15,10 +18,9 @@ A poll round, end to end:
 >>> from subtok_core.bpe import trace_bpe
 >>> trace = trace_bpe(load("toy:low-lower"), merges=4, marker="eow")
 >>> polls = RoomStore(f"sqlite:///{tempfile.mkdtemp()}/polls.sqlite3")
->>> code = polls.open_room("bpe", "bpe", "toy:low-lower", "/bpe?corpus=toy:low-lower",
-...                        dict(trace.params), zip(trace.start.words, trace.start.counts))
+>>> code = polls.open_room("bpe", "bpe", "toy:low-lower", "c0rpus", "run", "/bpe", True)
 >>> q = next_merge(trace, 2)
->>> round_id = polls.open_round(code, 2, q.answers, q.tied)
+>>> round_id = polls.open_round(code, q)
 >>> for session, said in [("a", "est </w>"), ("b", "(est, </w>)"), ("c", "l o")]:
 ...     polls.submit(code, round_id, session, q.canonical(said))
 >>> polls.tally(round_id)
@@ -27,11 +29,12 @@ A poll round, end to end:
 
 from .db import database_url
 from .questions import QUESTIONS, Question, next_merge, next_prune, question_for
-from .records import Room, Round, clean_answer, lesson_params, normal_code
+from .records import Room, Round, clean_answer, normal_code
 from .store import LIFETIME, RoomStore, store
+from .views import step_view
 
 __all__ = [
     "LIFETIME", "QUESTIONS", "Question", "Room", "RoomStore", "Round", "clean_answer",
-    "database_url", "lesson_params", "next_merge", "next_prune", "normal_code", "question_for",
-    "store",
+    "database_url", "next_merge", "next_prune", "normal_code", "question_for",
+    "step_view", "store",
 ]  # fmt: skip

@@ -18,11 +18,14 @@ to SQLite (write-ahead log, waiting for a lock) is set when a connection opens.
 from __future__ import annotations
 
 import os
+import random
 import threading
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Engine,
     Float,
@@ -36,6 +39,7 @@ from sqlalchemy import (
     create_engine,
     event,
 )
+from sqlalchemy.exc import DBAPIError
 
 DB_FILE = "rooms.sqlite3"
 BUSY_TIMEOUT_MS = 10_000  # an SQLite writer waits this long for another one's lock
@@ -45,8 +49,10 @@ SESSION_MAX = 64  # characters of an anonymous session id
 
 metadata = MetaData()
 
+# The tables are named poll_* since rooms keep a reference to the corpus, not its words:
+# a database of an earlier version keeps its old tables, unused, and gets these beside them.
 rooms = Table(
-    "rooms",
+    "poll_rooms",
     metadata,
     Column("code", String(CODE_LENGTH), primary_key=True),
     Column("created", Float, nullable=False),
@@ -54,33 +60,37 @@ rooms = Table(
     Column("page", String(32), nullable=False),  # the lesson's url path: bpe, unigram, ...
     Column("algorithm", String(32), nullable=False),  # its name in the registry
     Column("corpus", String(200), nullable=False),  # the corpus's name, as the page shows it
+    Column("corpus_print", String(64), nullable=False),  # the fingerprint of its word counts
+    Column("run", String(64), nullable=False),  # the fingerprint of the run (corpus, settings)
     Column("link", Text, nullable=False),  # the lesson's path and query: /bpe?corpus=...
-    Column("params", Text, nullable=False),  # the trace's parameters, JSON
-    Column("words", Text, nullable=False),  # [[word, count], ...] the trace learned from, JSON
+    Column("share", Boolean, nullable=False),  # whether phones are shown the corpus's words
+    Column("step", Integer, nullable=False),  # the step the teacher's page shows now
+    Column("view", Text, nullable=False),  # JSON: what phones show of that step ({}: nothing)
 )
 
 rounds = Table(
-    "rounds",
+    "poll_rounds",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("room", String(CODE_LENGTH), ForeignKey("rooms.code"), nullable=False, index=True),
+    Column("room", String(CODE_LENGTH), ForeignKey("poll_rooms.code"), nullable=False, index=True),
     Column("step", Integer, nullable=False),  # the step the class looks at (0: before any)
     Column("algorithm", String(32), nullable=False),
     Column("state", String(10), nullable=False),  # open, closed (moved on), revealed
     Column("answer", Text, nullable=False),  # JSON list: the answer(s) the algorithm gives
     Column("ties", Text, nullable=False),  # JSON list: the candidates tied with it
+    Column("question", Text, nullable=False),  # JSON: the question (rooms.questions.Question)
     Column("opened", Float, nullable=False),
 )
 
 answers = Table(
-    "answers",
+    "poll_answers",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("round", Integer, ForeignKey("rounds.id"), nullable=False),
+    Column("round", Integer, ForeignKey("poll_rounds.id"), nullable=False),
     Column("session", String(SESSION_MAX), nullable=False),
     Column("answer", String(ANSWER_MAX * 4), nullable=False),  # room for any UTF-8 encoding
     Column("at", Float, nullable=False),
-    UniqueConstraint("round", "session", name="one_answer_per_session"),
+    UniqueConstraint("round", "session", name="one_answer_per_student"),
 )
 
 
@@ -118,10 +128,33 @@ def _new_engine(url: str) -> Engine:
                 "The class poll needs an SQLite file (or another database), not an in-memory "
                 "one: every session and thread must see the same answers."
             )
-        Path(where).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        private_file(Path(where).expanduser())
         event.listen(made, "connect", _sqlite_settings)
-    metadata.create_all(made)
+    create_tables(made)
     return made
+
+
+def private_file(path: Path) -> None:
+    """The SQLite file readable and writable by its owner only (0600; its write-ahead log
+    and shared-memory files get the same mode from SQLite), its directory created 0700."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+    if path.stat().st_mode & 0o077:
+        os.chmod(path, 0o600)  # a file from before: made private
+
+
+def create_tables(made: Engine, attempts: int = 8) -> None:
+    """Create the missing tables. Servers starting at once all find a table missing and
+    all create it; those that lose the race get "already exists" (SQLite, PostgreSQL) or a
+    duplicate catalogue key (PostgreSQL), wait a moment and look again (checkfirst)."""
+    for attempt in range(attempts):
+        try:
+            metadata.create_all(made, checkfirst=True)
+            return
+        except DBAPIError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(random.uniform(0.02, 0.1) * (attempt + 1))
 
 
 def _sqlite_settings(dbapi_connection, _record) -> None:
@@ -129,6 +162,6 @@ def _sqlite_settings(dbapi_connection, _record) -> None:
     and the writer never waits for readers) and a wait instead of an error when another
     writer holds the lock, so thirty answers sent at once are all stored."""
     cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # first: WAL may wait for a lock
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.close()

@@ -13,8 +13,9 @@ the algorithm's own sentence (its explain verb, through the registry).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from ..explain import pair_text
 from ..records import SOW, Trace
@@ -51,6 +52,16 @@ class Question:
             return pair_text((parts[0], parts[1]))
         joined = [c for c in self.candidates if c[1:-1].replace(", ", "") == text]
         return joined[0] if len(joined) == 1 else text
+
+    def to_json(self) -> str:
+        """The question as a round keeps it in the database."""
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> Question:
+        """A question kept by a round, back (lists to tuples)."""
+        data = json.loads(text)
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
 
     def verdict(self, answer: str) -> str:
         """'right', 'tied' (tied with the answer, lost on the tie rule) or 'wrong'."""

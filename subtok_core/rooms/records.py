@@ -7,10 +7,8 @@
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
 
 from .db import ANSWER_MAX, CODE_LENGTH
 
@@ -19,45 +17,34 @@ ALPHABET = "ACDEFHJKMNPRTUVWXY34679"  # no 0/O/Q, 1/I/L, 2/Z, 5/S, 8/B, 6/G look
 
 @dataclass(frozen=True, slots=True)
 class Room:
-    """An open room: the lesson it polls (page, corpus, the trace's parameters and the
-    word counts it learned from) and when it expires."""
+    """An open room: the lesson it polls (page, algorithm, a reference to the corpus: its
+    name and fingerprint, and the fingerprint of the run), whether phones see the corpus's
+    words, the step the teacher's page shows and what phones show of it, and when it
+    expires. The corpus's words themselves are never stored."""
 
     code: str
     page: str
     algorithm: str
     corpus: str
+    corpus_print: str
+    run: str
     link: str
-    params: tuple[tuple[str, Any], ...]
-    words: tuple[tuple[str, int], ...]
+    share: bool
+    step: int
+    view: dict
     expires: float
 
-    def shows(self, trace) -> bool:
-        """Whether `trace` is the run this room polls: the same algorithm, parameters
-        and word counts (a teacher who changed the corpus or a setting needs a new room)."""
-        return (
-            self.algorithm == trace.algorithm
-            and self.params == lesson_params(trace.params)
-            and self.words == tuple(zip(trace.start.words, trace.start.counts))
-        )
-
-
-def lesson_params(params) -> tuple[tuple[str, Any], ...]:
-    """A trace's parameters as a room keeps them: through JSON, lists back to tuples.
-
-    >>> lesson_params((("merges", 4), ("choices", ("un", "ru"))))
-    (('choices', ('un', 'ru')), ('merges', 4))
-    """
-    try:
-        data = json.loads(json.dumps(dict(params)))
-    except (TypeError, ValueError):
-        raise ValueError("These settings cannot be shared with a class poll.") from None
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items()))
+    def shows(self, run: str) -> bool:
+        """Whether `run` (a run's fingerprint) is the run this room polls: a teacher who
+        changed the corpus or a setting needs a new room."""
+        return self.run == run
 
 
 @dataclass(frozen=True, slots=True)
 class Round:
     """One question to the class: the step shown, its state (open, closed, revealed), the
-    answer(s) the algorithm gives and the candidates tied with it."""
+    answer(s) the algorithm gives, the candidates tied with it, and the question itself
+    (so a phone on any server shows it without the corpus)."""
 
     id: int
     room: str
@@ -66,6 +53,7 @@ class Round:
     state: str
     answer: tuple[str, ...]
     ties: tuple[str, ...]
+    question: str  # JSON of the Question asked (rooms.questions.Question.from_json)
 
 
 def normal_code(code: str) -> str:

@@ -4,15 +4,17 @@ A room lives ``LIFETIME`` seconds (2 hours) from when it opened, and every round
 teacher opens gives it 2 hours more, so a long lesson keeps its code. Rooms past that
 are refused with a sentence; a day later they are deleted with their rounds and answers.
 
+A student is one anonymous id; a second answer in a round replaces the first (one row
+per student and round, a unique constraint and an upsert), so the tally counts students.
+
 >>> import tempfile
+>>> from subtok_core.rooms.questions import Question
 >>> polls = RoomStore(f"sqlite:///{tempfile.mkdtemp()}/polls.sqlite3")
->>> code = polls.open_room("bpe", "bpe", "toy:cat-bat", "/bpe", {"merges": 3}, [("cat", 10)])
->>> round_id = polls.open_round(code, 0, ["(a, t)"], [])
->>> polls.submit(code, round_id, "session-1", "  (a, t) ")
->>> polls.submit(code, round_id, "session-1", "(c, a)")
-Traceback (most recent call last):
-...
-ValueError: You have already answered this round: each person answers once.
+>>> code = polls.open_room("bpe", "bpe", "toy:cat-bat", "c0ffee", "run1", "/bpe", share=True)
+>>> q = Question(0, 1, "pair", "Which pair?", ("(a, t)", "(c, a)"), ("(a, t)",), (), "")
+>>> round_id = polls.open_round(code, q)
+>>> polls.submit(code, round_id, "student-1", "  (c, a) ")
+>>> polls.submit(code, round_id, "student-1", "(a, t)")  # changed their mind: replaced
 >>> polls.tally(round_id)
 [('(a, t)', 1)]
 """
@@ -22,27 +24,30 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable
 
-from sqlalchemy import Float, Integer, String, cast, delete, func, insert, literal, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import db
-from .db import SESSION_MAX, answers, rooms, rounds
-from .records import ALPHABET, Room, Round, clean_answer, lesson_params, normal_code
+from .answers import Answers
+from .db import answers, rooms, rounds
+from .limits import PollLimits, Window
+from .questions import Question
+from .records import ALPHABET, Room, Round, normal_code
 
 LIFETIME = 2 * 60 * 60  # seconds a room stays open after it opened or last opened a round
 KEEP_EXPIRED = 24 * 60 * 60  # seconds an expired room is kept, so its code says "expired"
 
 
-class RoomStore:
+class RoomStore(Answers):
     """Rooms, rounds and answers in the database at `url` (db.database_url() by default);
     `clock` gives the time in seconds (tests move it)."""
 
     def __init__(self, url: str | None = None, clock: Callable[[], float] = time.time):
         self.engine = db.engine(url or db.database_url())
         self.clock = clock
+        self.limits = PollLimits(lambda: self.clock())
 
     # --- rooms -----------------------------------------------------------------------
 
@@ -51,11 +56,18 @@ class RoomStore:
         page: str,
         algorithm: str,
         corpus: str,
+        corpus_print: str,
+        run: str,
         link: str,
-        params: dict[str, Any],
-        words: Iterable[tuple[str, int]],
+        share: bool,
+        step: int = 0,
+        view: dict | None = None,
+        connection: str = "",
     ) -> str:
-        """A new room for this lesson; returns its code (expired rooms are cleared first)."""
+        """A new room for this lesson, with a reference to its corpus (name, fingerprint)
+        and run, never the words; returns its code. `connection` (the teacher's browser
+        session) and the server are each held to a few rooms (PollLimits)."""
+        self._limit((self.limits.new_rooms, connection), (self.limits.server_rooms, "server"))
         self.expire_rooms()
         now = self.clock()
         row = {
@@ -64,9 +76,12 @@ class RoomStore:
             "page": page,
             "algorithm": algorithm,
             "corpus": corpus[:200],
+            "corpus_print": corpus_print[:64],
+            "run": run[:64],
             "link": link,
-            "params": json.dumps(params, sort_keys=True),
-            "words": json.dumps([[word, int(count)] for word, count in words]),
+            "share": bool(share),
+            "step": int(step),
+            "view": json.dumps(view or {}),
         }
         for _ in range(50):  # a code in use is drawn again
             code = "".join(secrets.choice(ALPHABET) for _ in range(db.CODE_LENGTH))
@@ -77,6 +92,14 @@ class RoomStore:
             except IntegrityError:
                 continue
         raise ValueError("Every room code is in use; wait for old rooms to expire.")
+
+    @staticmethod
+    def _limit(*windows: tuple[Window, str]) -> None:
+        """Count one event in each (window, key); the first refusal raises its sentence."""
+        for window, key in windows:
+            said = window.take(key or "-")
+            if said:
+                raise ValueError(said)
 
     def join(self, code: str) -> Room:
         """The room behind `code`; a code that names no room, or an expired one, raises."""
@@ -90,16 +113,59 @@ class RoomStore:
                 f"Room {code} has expired (a room closes 2 hours after its last round "
                 "opened): ask your teacher for a new code."
             )
+        fields = {k: row[k] for k in ("page", "algorithm", "corpus", "corpus_print", "run")}
         return Room(
             code=code,
-            page=row["page"],
-            algorithm=row["algorithm"],
-            corpus=row["corpus"],
             link=row["link"],
-            params=lesson_params(json.loads(row["params"]).items()),
-            words=tuple((word, count) for word, count in json.loads(row["words"])),
+            share=bool(row["share"]),
+            step=int(row["step"]),
+            view=json.loads(row["view"]),
             expires=row["expires"],
+            **fields,
         )
+
+    def try_code(self, typed: str, connection: str) -> Room:
+        """join(), for a code a student typed or opened: each connection tries at most a
+        few codes a minute, and the server takes a bounded number of wrong ones (a sweep
+        of every code would take many hours); every refusal says how long to wait."""
+        self._limit((self.limits.code_tries, connection))
+        wait = self.limits.wrong_codes.wait("server")
+        if wait:
+            self._limit((self.limits.wrong_codes, "server"))
+        try:
+            return self.join(typed)
+        except ValueError:
+            self.limits.wrong_codes.take("server")
+            raise
+
+    def move(self, code: str, step: int, view: dict) -> None:
+        """The teacher's page is on `step` now, and phones show `view` of it ({}: nothing
+        of the corpus). A round open on another step closes: the class has moved on."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(rooms)
+                .where(rooms.c.code == code)
+                .values(step=int(step), view=json.dumps(view))
+            )
+            conn.execute(
+                update(rounds)
+                .where(rounds.c.room == code, rounds.c.state == "open", rounds.c.step != step)
+                .values(state="closed")
+            )
+
+    def share_words(self, code: str, share: bool) -> None:
+        """Whether phones are shown the corpus's words (the teacher's choice for an upload)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(rooms).where(rooms.c.code == code).values(share=bool(share)))
+
+    def pulse(self, code: str) -> tuple[int, int | None, str | None]:
+        """What a phone watches, in two small queries: the teacher's step, the latest
+        round's id and its state (None, None before the first round)."""
+        with self.engine.connect() as conn:
+            step = conn.execute(select(rooms.c.step).where(rooms.c.code == code)).scalar()
+            query = select(rounds.c.id, rounds.c.state).where(rounds.c.room == code)
+            latest = conn.execute(query.order_by(rounds.c.id.desc()).limit(1)).first()
+        return (int(step or 0), *(latest or (None, None)))
 
     def expire_rooms(self) -> int:
         """Delete the rooms expired more than a day ago, with their rounds and answers;
@@ -113,14 +179,14 @@ class RoomStore:
 
     # --- rounds ----------------------------------------------------------------------
 
-    def open_round(self, code: str, step: int, answer: list[str], ties: list[str]) -> int:
-        """Ask the class about `step`: the room's open round if it is about this step,
-        else a new round (an earlier open round closes). Returns the round's id."""
+    def open_round(self, code: str, question: Question) -> int:
+        """Ask the class `question` (about its step): the room's open round if it is about
+        this step, else a new round (an earlier open round closes). Returns its id."""
         room = self.join(code)
         now = self.clock()
         with self.engine.begin() as conn:
             current = self._current(conn, room.code)
-            if current is not None and current.state == "open" and current.step == step:
+            if current is not None and current.state == "open" and current.step == question.step:
                 return current.id
             opened = rounds.c.room == room.code
             conn.execute(
@@ -129,11 +195,12 @@ class RoomStore:
             made = conn.execute(
                 insert(rounds).values(
                     room=room.code,
-                    step=int(step),
+                    step=int(question.step),
                     algorithm=room.algorithm,
                     state="open",
-                    answer=json.dumps(list(answer)),
-                    ties=json.dumps(list(ties)),
+                    answer=json.dumps(list(question.answers)),
+                    ties=json.dumps(list(question.tied)),
+                    question=question.to_json(),
                     opened=now,
                 )
             )
@@ -162,73 +229,13 @@ class RoomStore:
             state=row["state"],
             answer=tuple(json.loads(row["answer"])),
             ties=tuple(json.loads(row["ties"])),
+            question=row["question"],
         )
 
     def reveal(self, round_id: int) -> None:
         """Close the round to answers and let everyone see the algorithm's choice."""
         with self.engine.begin() as conn:
             conn.execute(update(rounds).where(rounds.c.id == round_id).values(state="revealed"))
-
-    # --- answers ---------------------------------------------------------------------
-
-    def submit(self, code: str, round_id: int, session: str, answer: str) -> None:
-        """Store one answer of one anonymous session. A second answer of the session in
-        this round, a round not open, or a room expired raises ValueError."""
-        text = clean_answer(answer)
-        if not session or len(session) > SESSION_MAX:
-            raise ValueError("This browser session has no valid id; reload the page.")
-        room = self.join(code)
-        # one statement: the answer goes in only while the round is open in this room
-        values = select(
-            cast(literal(int(round_id)), Integer),
-            cast(literal(session), String),
-            cast(literal(text), String),
-            cast(literal(self.clock()), Float),
-        ).where(rounds.c.id == round_id, rounds.c.room == room.code, rounds.c.state == "open")
-        columns = [answers.c.round, answers.c.session, answers.c.answer, answers.c.at]
-        mine = (answers.c.round == round_id) & (answers.c.session == session)
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(insert(answers).from_select(columns, values))
-                # read back in the same transaction: rowcount of INSERT ... SELECT is not
-                # reported by every driver (psycopg gives -1)
-                stored = conn.execute(select(answers.c.id).where(mine)).first() is not None
-        except IntegrityError:
-            raise ValueError(
-                "You have already answered this round: each person answers once."
-            ) from None
-        if not stored:
-            raise ValueError(self._why_not_open(room.code, round_id))
-
-    def _why_not_open(self, code: str, round_id: int) -> str:
-        with self.engine.connect() as conn:
-            query = select(rounds.c.state).where(rounds.c.id == round_id, rounds.c.room == code)
-            state = conn.execute(query).scalar()
-        if state == "revealed":
-            return "This round is over: the answer has been revealed."
-        if state == "closed":
-            return "This round is over: your teacher has moved on to another step."
-        return f"Room {code} has no such round; reload the page."
-
-    def answer_of(self, round_id: int, session: str) -> str | None:
-        """What `session` answered in this round (None: nothing yet)."""
-        query = select(answers.c.answer).where(
-            answers.c.round == round_id, answers.c.session == session
-        )
-        with self.engine.connect() as conn:
-            return conn.execute(query).scalar()
-
-    def tally(self, round_id: int) -> list[tuple[str, int]]:
-        """Each answer given in the round with how many gave it, most given first."""
-        count = func.count().label("n")
-        query = (
-            select(answers.c.answer, count)
-            .where(answers.c.round == round_id)
-            .group_by(answers.c.answer)
-            .order_by(count.desc(), answers.c.answer)
-        )
-        with self.engine.connect() as conn:
-            return [(answer, n) for answer, n in conn.execute(query)]
 
 
 _STORES: dict[str, RoomStore] = {}
