@@ -32,6 +32,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import plaindata
 from .diskcache import DiskCache, megabytes_from_env
 
 log = logging.getLogger(__name__)
@@ -187,14 +188,13 @@ class Store:
             if found is not None:
                 value, size = found
                 log.info(READ, _label(key, name), time.perf_counter() - began)
-                self.keep(key, value, size if self.size_of is pickled_size else None)
+                self.keep(key, value)
             else:
                 value = compute(report)
                 self.computed += 1
                 log.info(TRAINED, _label(key, name), time.perf_counter() - began)
-                data = self._pickled(value)
-                measured = data is not None and self.size_of is pickled_size
-                self.keep(key, value, len(data) if measured else None)
+                data = self._encoded(value)
+                self.keep(key, value)
         except BaseException:
             with self.lock:
                 self.flights.pop(key, None)
@@ -209,17 +209,13 @@ class Store:
             self.disk.save(key, data)
         return value
 
-    def _pickled(self, value) -> bytes | None:
-        """The run as the disk keeps it (None without a disk): pickled once, and its length
-        is the run's size in memory when the store measures sizes by pickling."""
+    def _encoded(self, value) -> bytes | None:
+        """The run as the disk keeps it, plain data (None without a disk, or for a run that
+        is not plain data: then it is kept in memory only)."""
         if self.disk is None:
             return None
         try:
-            return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as err:  # kept in memory all the same
-            log.warning(
-                "a run of type %s cannot be pickled (%s); not kept on disk",
-                type(value).__name__,
-                err,
-            )
+            return plaindata.encode(value)
+        except (TypeError, ValueError) as err:  # kept in memory all the same
+            log.warning("a run of type %s is not kept on disk: %s", type(value).__name__, err)
             return None
