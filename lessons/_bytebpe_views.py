@@ -67,6 +67,10 @@ def corpus_text(name: str) -> tuple[str, ...]:
     return bytebpe.load(name)
 
 
+def non_empty_lines(text: str) -> tuple[str, ...]:
+    return tuple(line for line in text.splitlines() if line.strip())
+
+
 def corpus_lines(name: str) -> tuple[tuple[str, ...], str] | None:
     """The corpus panel: the lines to train on and their fingerprint; None after an
     st.error or an st.info when there is nothing to train on yet."""
@@ -82,10 +86,7 @@ def corpus_lines(name: str) -> tuple[tuple[str, ...], str] | None:
                 if upload is None:
                     st.info("Upload a file to train on it.")
                     return None
-                text = w.read_upload(upload)
-                if text is None:
-                    return None
-                lines = tuple(line for line in text.splitlines() if line.strip())
+                lines = w.parsed_upload(upload, "lines", non_empty_lines)
             else:
                 lines = corpus_text(name)
                 info = next(i for i in corpus.list_corpora() if i.name == name)

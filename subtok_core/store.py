@@ -27,6 +27,7 @@ import logging
 import pickle
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -94,6 +95,7 @@ class Store:
         self.lock = threading.Lock()
         self.runs: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self.flights: dict[Hashable, _Flight] = {}
+        self.pins: dict[Hashable, int] = {}  # key -> how many leases hold it
         self.used = 0
         self.computed = 0  # how many runs were computed (not taken from the store)
 
@@ -115,20 +117,55 @@ class Store:
 
     def keep(self, key: Hashable, value, size: int | None = None):
         """Keep a finished run (of `size` bytes, measured if not given), dropping the least
-        recently used past the budget; a run bigger than the whole budget is given back
-        but not kept."""
+        recently used past the budget (never a pinned one, see lease); a run bigger than
+        the budget left by the pinned ones is given back but not kept."""
         size = self.size_of(value) if size is None else size
         with self.lock:
-            self._drop(key)
-            if size > self.budget:
-                log.warning("a run of %s bytes is over the store's budget; not kept", size)
-                return value
-            self.runs[key] = (value, size)
-            self.used += size
-            while self.used > self.budget:
-                oldest = next(iter(self.runs))
-                self._drop(oldest)
+            self._keep(key, value, size)
         return value
+
+    def _keep(self, key: Hashable, value, size: int) -> bool:
+        """keep, under the lock; whether the run is kept."""
+        self._drop(key)
+        if size > self.budget - self.pinned_bytes():
+            log.warning("a run of %s bytes is over the store's budget; not kept", size)
+            return False
+        self.runs[key] = (value, size)
+        self.used += size
+        while self.used > self.budget:
+            oldest = next(k for k in self.runs if not self.pins.get(k))
+            self._drop(oldest)
+        return True
+
+    def pinned_bytes(self) -> int:
+        """The bytes of the kept runs that a lease holds (they are never dropped)."""
+        return sum(self.runs[k][1] for k, n in self.pins.items() if n and k in self.runs)
+
+    def lease(self, key: Hashable, compute: Callable[[Report], Any], size: int) -> Lease:
+        """The value under `key` (computed once, single flight, never on disk), counted as
+        `size` bytes and kept while the returned Lease lives: a session holds the lease,
+        and when every session holding one has ended the value is dropped like any run.
+        ValueError when the budget left by other leases cannot hold it."""
+        value = self.get(key, compute, size=size, on_disk=False)
+        with self.lock:
+            if key not in self.runs and not self._keep(key, value, size):
+                held = self.pinned_bytes()
+                raise ValueError(
+                    f"There is no room for this in the server's memory now: it needs about "
+                    f"{size / 2**20:,.0f} MB, and open tabs hold {held / 2**20:,.0f} MB of "
+                    f"the {self.budget / 2**20:,.0f} MB budget (SUBTOK_STORE_MB). Close "
+                    "tabs that use an uploaded tokenizer, or try a smaller file."
+                )
+            self.pins[key] = self.pins.get(key, 0) + 1
+        return Lease(self, key)
+
+    def _unpin(self, key: Hashable) -> None:
+        with self.lock:
+            left = self.pins.get(key, 0) - 1
+            if left > 0:
+                self.pins[key] = left
+            else:
+                self.pins.pop(key, None)
 
     def _drop(self, key: Hashable) -> None:
         if key in self.runs:
@@ -148,6 +185,8 @@ class Store:
         compute: Callable[[Report], Any],
         on_progress: Report | None = None,
         name: str | None = None,
+        size: int | None = None,
+        on_disk: bool = True,
     ):
         """The run under `key`: kept, or awaited from another session, or read from disk,
         or computed here (`name` says what it is in the log).
@@ -155,7 +194,8 @@ class Store:
         `compute(report)` calls `report(done, total)` (and any more values) as it goes;
         `on_progress(done, total, ...)` shows it (to the leader and every waiter alike). An
         exception in the leader, Streamlit's stop included, reaches the leader only: its
-        waiters start again.
+        waiters start again. `size`: the value's size in bytes when it cannot be measured;
+        `on_disk` False keeps it in memory only (an upload: not written, not looked for).
         """
         while True:
             with self.lock:
@@ -167,7 +207,8 @@ class Store:
                 if leader:
                     flight = self.flights[key] = _Flight()
             if leader:
-                return self._lead(key, flight, compute, on_progress, name)
+                disk = self.disk if on_disk else None
+                return self._lead(key, flight, compute, on_progress, name, (size, disk))
             # another session trains this run: follow its progress until it ends
             while not flight.done.wait(self.poll):
                 if on_progress and flight.progress:
@@ -175,15 +216,16 @@ class Store:
             if not flight.failed:
                 return flight.value
 
-    def _lead(self, key, flight: _Flight, compute, on_progress, name):
+    def _lead(self, key, flight: _Flight, compute, on_progress, name, how):
         def report(*progress) -> None:
             flight.progress = progress
             if on_progress:
                 on_progress(*progress)
 
+        size, disk = how
         began = time.perf_counter()
         try:
-            found = None if self.disk is None else self.disk.read(key, max_bytes=self.budget)
+            found = None if disk is None else disk.read(key, max_bytes=self.budget)
             data = None
             if found is not None:
                 value, size = found
@@ -193,8 +235,8 @@ class Store:
                 value = compute(report)
                 self.computed += 1
                 log.info(TRAINED, _label(key, name), time.perf_counter() - began)
-                data = self._encoded(value)
-                self.keep(key, value)
+                data = None if disk is None else self._encoded(value)
+                self.keep(key, value, size)
         except BaseException:
             with self.lock:
                 self.flights.pop(key, None)
@@ -219,3 +261,23 @@ class Store:
         except (TypeError, ValueError) as err:  # kept in memory all the same
             log.warning("a run of type %s is not kept on disk: %s", type(value).__name__, err)
             return None
+
+
+class Lease:
+    """A session's hold on a value of the store (Store.lease): while it lives, the value is
+    never dropped; it lets go when released or when the session holding it is gone."""
+
+    def __init__(self, store: Store, key: Hashable):
+        self.key = key
+        self._store = store
+        self._release = weakref.finalize(self, store._unpin, key)
+
+    @property
+    def value(self):
+        """The value held (now the most recently used)."""
+        with self._store.lock:
+            self._store.runs.move_to_end(self.key)
+            return self._store.runs[self.key][0]
+
+    def release(self) -> None:
+        self._release()
