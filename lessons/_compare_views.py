@@ -11,6 +11,7 @@ import streamlit as st
 
 from lessons import _cached as cached
 from lessons import _widgets as w
+from lessons._escape import as_text
 from subtok_core import compare, languages
 from subtok_core.charts import languages as viz_languages
 from subtok_core.pretrained import Pretrained
@@ -141,7 +142,7 @@ def side_by_side(models: dict, labels: dict) -> None:
             split.append(labels[kind])
         per = f", {len(text) / len(enc.spans):.2f} characters per token" if enc.spans else ""
         st.markdown(
-            f"**{labels[kind]}**: {len(enc.spans)} tokens{per}"
+            f"<b>{as_text(labels[kind])}</b>: {len(enc.spans)} tokens{per}"
             + SPAN_CSS
             + spans_html(text, enc, odd[kind], parts, show_ids),
             unsafe_allow_html=True,

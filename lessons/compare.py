@@ -37,8 +37,8 @@ def known_kinds() -> tuple[str, ...]:
 
 
 def label(kind: str) -> str:
-    if UPLOADED in st.session_state and kind == st.session_state[UPLOADED]["kind"]:
-        return uploaded().label
+    if kind.startswith("hf:"):  # an upload, as hf.from_str labels it (known without it)
+        return f"{kind.removeprefix('hf:')} (tokenizers)"
     return compare.LABELS[kind]
 
 
