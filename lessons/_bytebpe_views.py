@@ -99,8 +99,16 @@ def corpus_lines(name: str) -> tuple[tuple[str, ...], str] | None:
     if not lines:
         st.error("The text is empty: type or upload some words first.")
         return None
-    key = w.fingerprint(name) if w.is_sample(name) else w.fingerprint(lines)
+    key = text_print(name) if w.is_sample(name) else w.fingerprint(lines)
     return lines, key
+
+
+@st.cache_data(show_spinner=False)
+def text_print(name: str) -> str:
+    """The fingerprint of a sample's text, hashed once per server: runs are kept (on disk
+    too) under what they were trained on, so a sample whose text changed under the same
+    name (a new gensim) never gets the old run."""
+    return w.fingerprint(corpus_text(name))
 
 
 # --- the pre-split -------------------------------------------------------------------------

@@ -68,3 +68,26 @@ def test_a_model_file_of_format_version_99_is_refused_with_a_sentence(tmp_path, 
         "version 1. Train the model again with this subtok.\n"
     ).replace("'future.json'", repr(path))
     assert main(["encode", "--model", saved(tmp_path, data), "low"]) == 0  # version 1 reads
+
+
+def test_a_bytebpe_sample_run_is_kept_under_its_texts_fingerprint_not_its_name(monkeypatch):
+    """A sample whose text changed under the same name (a new gensim) is trained again:
+    its run was kept under the name, so the old text's run was served."""
+    import streamlit as st
+
+    from lessons._store import trace_store
+    from subtok_core import bytebpe
+    from tests.apptools import open_page
+
+    texts = {"sample:lee": ("the cat sat on the mat",)}
+    monkeypatch.setattr(bytebpe, "load", lambda name: texts[name])
+    trace_store().clear()
+    start = trace_store().computed
+    open_page("lessons/bytebpe.py", corpus="sample:lee", merges="3")
+    before = trace_store().computed
+    assert before == start + 1  # the first text trained
+    texts["sample:lee"] = ("a dog ran in the fog",)
+    st.cache_data.clear()  # a new server: the store (like the disk cache) keeps its runs
+    at = open_page("lessons/bytebpe.py", corpus="sample:lee", merges="3")
+    assert trace_store().computed == before + 1  # trained on the new text, not served
+    assert not at.exception
