@@ -25,7 +25,6 @@ SAGE_KEY = "sage_latest"  # set by the SaGe page: the last SaGe vocabulary it tr
 PAGE = "compare"
 UPLOADED = w.widget_key(PAGE, "hf")  # this session's tokenizer.json: kind, name, print, lease
 UPLOAD_REFUSED = w.widget_key(PAGE, "hf_refused")  # (file_id, sentence) of a refused file
-UPLOAD_COST = 12  # server memory per byte of a tokenizer.json: 150-450 MB for a 20 MB file
 
 
 def known_kinds() -> tuple[str, ...]:
@@ -86,7 +85,7 @@ def upload_tokenizer() -> None:
     """A Hugging Face tokenizer.json of the teacher's, added to the choices of this session.
 
     Parsed once per server and kept in the server-wide store under the file's SHA-256,
-    counted against its budget (about UPLOAD_COST times the file's size, as measured on a
+    counted against its budget (hf.MEMORY_PER_BYTE times the file's size, as measured on a
     20 MB file); the session holds a lease on it, so it stays while a tab uses it and can
     be dropped once every such tab is gone. Runs before the tokenizer list is drawn, so
     the upload is in the list at once.
@@ -112,7 +111,7 @@ def upload_tokenizer() -> None:
         lease = w.trace_store().lease(
             ("tokenizer.json", digest),
             lambda report: hf.from_str(text, upload.name),
-            size=UPLOAD_COST * len(data),
+            size=hf.MEMORY_PER_BYTE * len(data),
         )
     except ValueError as err:
         st.session_state[UPLOAD_REFUSED] = upload.file_id, str(err)

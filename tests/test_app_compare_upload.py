@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from lessons._store import trace_store
+from subtok_core.pretrained import hf
 from tests.apptools import APP, broken
 
 KEY = "compare_hf_file"
@@ -87,7 +88,7 @@ def test_three_sessions_uploading_one_file_hold_one_copy():
     sessions = [upload(compare_page(), f"mine-{n}.json", GOOD) for n in range(3)]
     kept = [k for k in store.runs if isinstance(k, tuple) and k[0] == "tokenizer.json"]
     assert len(kept) == 1 and store.pins[kept[0]] == 3
-    assert store.runs[kept[0]][1] == 12 * len(GOOD)  # counted against the budget
+    assert store.runs[kept[0]][1] == hf.MEMORY_PER_BYTE * len(GOOD)  # counted against the budget
     for n, at in enumerate(sessions):  # each session sees the file under its own name
         assert f"mine-{n}.json (tokenizers)" in at.multiselect(key="compare_tok").options
 
