@@ -142,7 +142,7 @@ def side_by_side(models: dict, labels: dict) -> None:
             split.append(labels[kind])
         per = f", {len(text) / len(enc.spans):.2f} characters per token" if enc.spans else ""
         st.markdown(
-            f"<b>{as_text(labels[kind])}</b>: {len(enc.spans)} tokens{per}"
+            f"**{as_text(labels[kind])}**: {len(enc.spans)} tokens{per}"
             + SPAN_CSS
             + spans_html(text, enc, odd[kind], parts, show_ids),
             unsafe_allow_html=True,

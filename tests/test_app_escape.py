@@ -51,7 +51,7 @@ def test_an_uploaded_tokenizers_file_name_and_the_typed_text_are_escaped_on_comp
     before = escaped_tags(at)
     at.multiselect(key="compare_tok").set_value(["bpe", f"hf:{name}"]).run()
     assert_escaped(at, before)  # the file's name over its tokens
-    assert any(f"<b>{as_text(name + ' (tokenizers)')}</b>" in v for v in html_shown(at))
+    assert any(f"**{as_text(name + ' (tokenizers)')}**" in v for v in html_shown(at))
     before = escaped_tags(at)
     at.text_area(key="compare_encode").set_value(f"low {HOSTILE}").run()
     assert_escaped(at, before)  # and the tokens of the text
