@@ -13,6 +13,11 @@ two-core 4 GB classroom server).
 Given a disk cache (subtok_core.diskcache), the store also keeps a copy of every finished
 run on disk and, on a miss, looks there before computing: a restarted server opens a deep
 link without training. Reading a file goes through the same single flight as training.
+The disk holds plain data (subtok_core.plaindata), never a pickle.
+
+An upload (a teacher's tokenizer.json, a corpus file) is kept here too, once per server
+for its content and in memory only: a session takes a *lease* on a tokenizer it uses,
+which keeps it (counted against the budget) until every session holding one has ended.
 
 >>> store = Store(budget_bytes=10_000)
 >>> store.get("k", lambda report: "trained")
