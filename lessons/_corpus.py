@@ -166,7 +166,12 @@ def parsed_upload(upload, what: str, parse: Callable[[str], Any]) -> Any:
     def compute(report) -> Any:
         return parse(corpus.decode_upload(upload.getvalue(), upload.name))
 
-    return trace_store().get(key, compute, on_disk=False)
+    store = trace_store()
+    found = store.cached(key)
+    if found is None:  # read and counted here (or by another tab now): a few seconds at most
+        with st.spinner(f"Reading {upload.name} ..."):
+            found = store.get(key, compute, on_disk=False)
+    return found
 
 
 def upload_digest(upload) -> str:
