@@ -4,6 +4,7 @@ three sessions uploading one file share one copy in the server-wide store."""
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
@@ -91,6 +92,12 @@ def test_three_sessions_uploading_one_file_hold_one_copy():
     assert store.runs[kept[0]][1] == hf.MEMORY_PER_BYTE * len(GOOD)  # counted against the budget
     for n, at in enumerate(sessions):  # each session sees the file under its own name
         assert f"mine-{n}.json (tokenizers)" in at.multiselect(key="compare_tok").options
+    del at
+    sessions.clear()  # every tab closed: their session state goes, and the leases with it
+    gc.collect()
+    assert store.pins == {}
+    store.keep("a run", "r", size=store.budget)  # a run as big as the budget evicts it
+    assert kept[0] not in store.runs
 
 
 @pytest.fixture(autouse=True)
