@@ -283,7 +283,9 @@ def issue_targets(log: ServerLog, rounds: list[list], peak: float) -> list[tuple
     estimates that objects take 2-4x their pickled size, so RSS is held to 4x."""
     budget = float(os.environ.get("SUBTOK_STORE_MB") or 400)
     everyone = [s for sessions in rounds for s in sessions]
-    steps = [t for s in everyone for t in s.steps]
+    # each round judged on its own: pooled, a slow cold round hid behind a fast warm one
+    p95s = [pct(steps, 95) for steps in ([t for s in r for t in s.steps] for r in rounds) if steps]
+    said = ", ".join(f"{p:.2f}" for p in p95s)
     warm = [s.first_render for s in rounds[-1] if s.first_render is not None]
     warm = warm if len(warm) == len(rounds[-1]) else []  # a missing one fails
     return [
@@ -294,7 +296,10 @@ def issue_targets(log: ServerLog, rounds: list[list], peak: float) -> list[tuple
             "warm first render < 3 s (p95, last round)",
             pct(warm, 95) < 3 if len(rounds) > 1 else None,
         ),
-        ("p95 step < 1 s (every round)", pct(steps, 95) < 1 if steps else None),
+        (
+            f"p95 step < 1 s (every round: {said or 'no steps'} s)",
+            all(p < 1 for p in p95s) if p95s else None,
+        ),
         (
             f"RSS under budget (peak {peak:.0f} MB <= 4 x SUBTOK_STORE_MB = {4 * budget:.0f} MB,"
             f" the store's 2-4x of its {budget:.0f} MB pickled)",

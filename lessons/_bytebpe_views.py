@@ -67,6 +67,10 @@ def corpus_text(name: str) -> tuple[str, ...]:
     return bytebpe.load(name)
 
 
+def non_empty_lines(text: str) -> tuple[str, ...]:
+    return tuple(line for line in text.splitlines() if line.strip())
+
+
 def corpus_lines(name: str) -> tuple[tuple[str, ...], str] | None:
     """The corpus panel: the lines to train on and their fingerprint; None after an
     st.error or an st.info when there is nothing to train on yet."""
@@ -82,10 +86,7 @@ def corpus_lines(name: str) -> tuple[tuple[str, ...], str] | None:
                 if upload is None:
                     st.info("Upload a file to train on it.")
                     return None
-                text = w.read_upload(upload)
-                if text is None:
-                    return None
-                lines = tuple(line for line in text.splitlines() if line.strip())
+                lines = w.parsed_upload(upload, "lines", non_empty_lines)
             else:
                 lines = corpus_text(name)
                 info = next(i for i in corpus.list_corpora() if i.name == name)
@@ -104,8 +105,16 @@ def corpus_lines(name: str) -> tuple[tuple[str, ...], str] | None:
     if not lines:
         st.error("The text is empty: type or upload some words first.")
         return None
-    key = w.fingerprint(name) if w.is_sample(name) else w.fingerprint(lines)
+    key = text_print(name) if w.is_sample(name) else w.fingerprint(lines)
     return lines, key
+
+
+@st.cache_data(show_spinner=False)
+def text_print(name: str) -> str:
+    """The fingerprint of a sample's text, hashed once per server: runs are kept (on disk
+    too) under what they were trained on, so a sample whose text changed under the same
+    name (a new gensim) never gets the old run."""
+    return w.fingerprint(corpus_text(name))
 
 
 # --- the pre-split -------------------------------------------------------------------------

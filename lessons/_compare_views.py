@@ -12,6 +12,7 @@ import streamlit as st
 from lessons import _cached as cached
 from lessons import _inspect as inspect
 from lessons import _widgets as w
+from lessons._escape import as_text
 from subtok_core import compare, languages
 from subtok_core.charts import languages as viz_languages
 from subtok_core.pretrained import Pretrained
@@ -155,7 +156,7 @@ def side_by_side(models: dict, labels: dict) -> None:
             split.append(labels[kind])
         per = f", {len(text) / len(enc.spans):.2f} characters per token" if enc.spans else ""
         st.markdown(
-            f"**{labels[kind]}**: {len(enc.spans)} tokens{per}"
+            f"**{as_text(labels[kind])}**: {len(enc.spans)} tokens{per}"
             + SPAN_CSS
             + inspect.row_html(
                 inspect.row_class(kind),

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
 from lessons._estimate import upload_notice
 from lessons._keys import widget_key
-from lessons._store import fingerprint
+from lessons._store import fingerprint, trace_store
 from lessons._url import choice_box
 from lessons._views import last_shown, note_rewritten, page_params
 from subtok_core import corpus, toys
@@ -80,10 +84,7 @@ def corpus_editor(
             if upload is None:
                 st.info("Upload a file to train on it.")
                 return None
-            text = read_upload(upload)
-            return (
-                None if text is None else sliced_upload(text, upload.name, prefix, algorithm, size)
-            )
+            return counted_upload(upload, prefix, algorithm, size)
         split = punct_box(prefix)
         with st.spinner(f"Reading {name} from the gensim package ..."):
             wc = cached_load(name, split)
@@ -134,6 +135,56 @@ def sliced_upload(
     return corpus.from_text("\n".join(lines[:keep]), split, f"{file} (first {keep:,} lines)")
 
 
+def counted_upload(upload, prefix: str, algorithm: str | None, size: int) -> corpus.WordCounts:
+    """sliced_upload, with the file read and counted once per server for its content (a
+    20 MB file took 3 s of the server on every rerun), and its first lines likewise."""
+    split, file = punct_box(prefix), upload.name
+    wc, n_lines = parsed_upload(
+        upload,
+        f"counts {split}",
+        lambda text: (corpus.from_text(text, split, file), len(text.splitlines())),
+    )
+    if not algorithm:
+        return wc
+    keep = upload_notice(wc, algorithm, size, n_lines=n_lines, page=prefix)
+    if keep is None or keep >= n_lines:
+        return wc
+    name = f"{file} (first {keep:,} lines)"
+    return parsed_upload(
+        upload,
+        f"counts {split} {keep}",
+        lambda text: corpus.from_text("\n".join(text.splitlines()[:keep]), split, name),
+    )
+
+
+def parsed_upload(upload, what: str, parse: Callable[[str], Any]) -> Any:
+    """`parse(text)` of an uploaded file (`what`: what parse makes, in its key), done once
+    per server for the file's content and kept in the server-wide store, in memory only,
+    within its budget; ValueError when the file is no UTF-8 text."""
+    key = ("upload", upload_digest(upload), upload.name, what)
+
+    def compute(report) -> Any:
+        return parse(corpus.decode_upload(upload.getvalue(), upload.name))
+
+    store = trace_store()
+    found = store.cached(key)
+    if found is None:  # read and counted here (or by another tab now): a few seconds at most
+        with st.spinner(f"Reading {upload.name} ..."):
+            found = store.get(key, compute, on_disk=False)
+    return found
+
+
+def upload_digest(upload) -> str:
+    """The SHA-256 of an uploaded file's content, hashed once per upload (by its file_id)."""
+    memo = st.session_state.get(DIGESTS, ("", ""))
+    if memo[0] != upload.file_id:
+        memo = st.session_state[DIGESTS] = (
+            upload.file_id,
+            hashlib.sha256(upload.getvalue()).hexdigest(),
+        )
+    return memo[1]
+
+
 def read_upload(upload) -> str | None:
     """The text of an uploaded file; None after an st.error with the core's sentence when
     it is no UTF-8 text (binary, another encoding, empty, over 20 MB)."""
@@ -144,6 +195,7 @@ def read_upload(upload) -> str | None:
         return None
 
 
+DIGESTS = "upload_digest"  # session: (file_id, SHA-256) of the last upload hashed
 CHANGED = "corpus_changed"  # session: whether this run's corpus differs from the last's
 
 

@@ -42,7 +42,10 @@ def guarded(run: Callable[[], None], where: str) -> None:
     A ValueError of the core is shown as its own sentence. Streamlit's control flow passes
     through untouched: st.stop and st.rerun raise StopException and RerunException (both
     ScriptControlException, a BaseException, so `except Exception` never sees them), and
-    a fragment that has already shown its error raises FragmentHandledException.
+    a fragment that has already shown its error raises FragmentHandledException. Any other
+    BaseException but SystemExit and KeyboardInterrupt is the page's error too: a Rust
+    library's panic (pyo3's PanicException) that no core call caught killed the script
+    thread, and the page stayed on "Running..." for good.
 
     A completed run forgets the warnings about parameters corrected before it
     (lessons._url.settle_url).
@@ -59,12 +62,14 @@ def guarded(run: Callable[[], None], where: str) -> None:
             _broken(where, err)
         else:
             st.error(str(err))
-    except Exception as err:
+    except (SystemExit, KeyboardInterrupt, GeneratorExit):
+        raise
+    except BaseException as err:  # noqa: BLE001 - a library's panic (pyo3) is no Exception
         _broken(where, err)
     settle_url()
 
 
-def _broken(where: str, err: Exception) -> None:
+def _broken(where: str, err: BaseException) -> None:
     if not any(getattr(handler, "subtok", False) for handler in LOG.handlers):
         handler = logging.StreamHandler()  # the server's stderr, with a time stamp
         handler.subtok = True

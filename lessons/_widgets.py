@@ -22,6 +22,7 @@ from lessons._corpus import (  # noqa: F401
     corpus_select,
     corpus_setting,
     is_sample,
+    parsed_upload,
     punct_box,
     punct_on,
     read_upload,

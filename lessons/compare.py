@@ -4,6 +4,7 @@ charts of the papers on a corpus."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 import pandas as pd
@@ -22,7 +23,8 @@ SAME = "the training corpus"
 WINDOW = 5  # neighbours within 5 tokens on each side, as the SaGe paper
 SAGE_KEY = "sage_latest"  # set by the SaGe page: the last SaGe vocabulary it trained
 PAGE = "compare"
-UPLOADED = w.widget_key(PAGE, "hf")  # this session's uploaded tokenizer.json: kind, tokenizer
+UPLOADED = w.widget_key(PAGE, "hf")  # this session's tokenizer.json: kind, name, print, lease
+UPLOAD_REFUSED = w.widget_key(PAGE, "hf_refused")  # (file_id, sentence) of a refused file
 
 
 def known_kinds() -> tuple[str, ...]:
@@ -34,8 +36,8 @@ def known_kinds() -> tuple[str, ...]:
 
 
 def label(kind: str) -> str:
-    if UPLOADED in st.session_state and kind == st.session_state[UPLOADED]["kind"]:
-        return st.session_state[UPLOADED]["tokenizer"].label
+    if kind.startswith("hf:"):  # an upload, as hf.from_str labels it (known without it)
+        return f"{kind.removeprefix('hf:')} (tokenizers)"
     return compare.LABELS[kind]
 
 
@@ -80,25 +82,67 @@ def controls():
 
 
 def upload_tokenizer() -> None:
-    """A Hugging Face tokenizer.json of the teacher's, added to the choices of this session."""
+    """A Hugging Face tokenizer.json of the teacher's, added to the choices of this session.
+
+    Parsed once per server and kept in the server-wide store under the file's SHA-256,
+    counted against its budget (hf.MEMORY_PER_BYTE times the file's size, as measured on a
+    20 MB file); the session holds a lease on it, so it stays while a tab uses it and can
+    be dropped once every such tab is gone. Runs before the tokenizer list is drawn, so
+    the upload is in the list at once.
+    """
     upload = st.file_uploader(
         "Add a Hugging Face tokenizer.json", type=["json"], key=w.widget_key(PAGE, "hf_file")
     )
     if upload is None:
         return
-    digest = hashlib.sha256(upload.getvalue()).hexdigest()[:16]
-    if st.session_state.get(UPLOADED, {}).get("print") == digest:
+    mine = st.session_state.get(UPLOADED, {})
+    if mine.get("file_id") == upload.file_id:
+        return  # read already (on every rerun the uploader gives the same file back)
+    refused = st.session_state.get(UPLOAD_REFUSED, ("", ""))
+    if refused[0] == upload.file_id:
+        st.error(refused[1])  # said again, not parsed again
         return
+    data = upload.getvalue()
+    digest = hashlib.sha256(data).hexdigest()
     text = w.read_upload(upload)
     if text is None:
         return
     try:
-        tok = hf.from_str(text, upload.name)
+        lease = w.trace_store().lease(
+            ("tokenizer.json", digest),
+            lambda report: hf.from_str(text, upload.name),
+            size=hf.MEMORY_PER_BYTE * len(data),
+        )
     except ValueError as err:
+        st.session_state[UPLOAD_REFUSED] = upload.file_id, str(err)
         st.error(str(err))
         return
-    st.session_state[UPLOADED] = {"kind": tok.name, "tokenizer": tok, "print": digest}
+    if "lease" in mine:
+        mine["lease"].release()
+    tok = as_named(lease.value, upload.name)
+    st.session_state[UPLOADED] = {
+        "kind": tok.name, "name": upload.name, "print": digest, "lease": lease,
+        "file_id": upload.file_id,
+    }  # fmt: skip
     st.success(f"{tok.label} can now be chosen above: {tok.provenance}")
+
+
+def as_named(tok: Pretrained, name: str) -> Pretrained:
+    """The tokenizer kept for a file's content, under this session's name for the file
+    (another session may have uploaded the same content under another name first)."""
+    kept = tok.name.removeprefix("hf:")
+    return dataclasses.replace(
+        tok,
+        name=f"hf:{name}",
+        label=tok.label.replace(kept, name, 1),
+        provenance=tok.provenance.rsplit("; from ", 1)[0] + f"; from {name}",
+    )
+
+
+def uploaded() -> Pretrained:
+    """This session's uploaded tokenizer (kept for it in the server-wide store)."""
+    mine = st.session_state[UPLOADED]
+    return as_named(mine["lease"].value, mine["name"])
 
 
 def trained(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, str]]:
@@ -117,8 +161,7 @@ def trained(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, 
         elif kind in compare.PRETRAINED:
             found[kind] = registry.pretrained(kind), kind
         elif UPLOADED in st.session_state and kind == st.session_state[UPLOADED]["kind"]:
-            mine = st.session_state[UPLOADED]
-            found[kind] = mine["tokenizer"], "hf:" + mine["print"]
+            found[kind] = uploaded(), "hf:" + st.session_state[UPLOADED]["print"][:16]
         else:  # trained below, all at once
             key = w.fingerprint("compare", kind, corpus_print, size)
             found[kind] = None, key
@@ -389,9 +432,11 @@ st.write(
     "(000) and Bostrom & Durrett (002) chart: token lengths, tokens per word, distinct "
     "neighbours, frequencies."
 )
-name, size, chosen = controls()
+top = st.container()  # the controls, drawn after the upload so that it is in the list at once
 with st.expander("Add your own tokenizer.json"):
     upload_tokenizer()
+with top:
+    name, size, chosen = controls()
 try:
     kinds = compare.parse_kinds(",".join(chosen), known_kinds())
 except ValueError as err:

@@ -76,10 +76,11 @@ def sample_controls() -> tuple[Sequence[Sequence[str]], str] | None:
         if upload is None:
             st.info("Upload a text file to run SaGe on it.")
             return None
-        text = w.read_upload(upload)
-        if text is None:
+        try:  # read once per server for the file's content, not on every rerun
+            lines = w.parsed_upload(upload, "all lines", lambda text: tuple(text.splitlines()))
+        except ValueError as err:
+            st.error(str(err))
             return None
-        lines = tuple(text.splitlines())
         label = upload.name
         sentences, key = cached_sentences(lines, limit or None), w.fingerprint(lines, limit)
     else:

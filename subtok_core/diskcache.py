@@ -12,17 +12,22 @@ any later process. Settings:
 - ``SUBTOK_CACHE_MB``: how much the directory may hold (default 2000); past it the files
   used least recently go first.
 
-A file starts with a header (a tag, the core's version, the key) and then the pickled run.
-A file of another version, for another key, truncated or unreadable is ignored (a line in
-the log, the file removed) and the run computed again: never an error.
+A file is one line of header, JSON: a tag, the core's version and the run's key; then the
+run as plain data (subtok_core.plaindata: JSON that can only build numbers, strings,
+containers, numpy arrays of numbers and the core's own records). Nothing read runs code.
+The header is checked before the run is parsed: a file of another version, for another
+key, truncated or unreadable is ignored (a line in the log, the file removed) and the run
+computed again: never an error.
 
-Reading a pickle can run code, so only our own files are read: the directory is made
-private to the user, a file owned by someone else is skipped, and so is one bigger than
-the store's memory budget. Point ``SUBTOK_CACHE_DIR`` at a directory nobody else writes to.
+Only our own files are read: a file is opened without following a link (a link is never
+read), and one that is not a regular file, belongs to another user or is bigger than the
+store's memory budget is skipped. The directory is made private to its user (mode 0700,
+with a log line if it was writable by others); a directory that belongs to another user
+is not used at all (a log line says so, and runs stay in memory).
 
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     disk = DiskCache(Path(folder), max_bytes=1 << 20)
-...     disk.save(("bpe", "toy:low-lower", 4), pickle.dumps(["a trace"]))
+...     disk.save(("bpe", "toy:low-lower", 4), plaindata.encode(["a trace"]))
 ...     print(disk.load(("bpe", "toy:low-lower", 4)), disk.load(("bpe", "toy:low-lower", 5)))
 ['a trace'] None
 """
@@ -31,9 +36,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
 import os
-import pickle
+import stat
 import tempfile
 import time
 from functools import cache
@@ -41,10 +47,14 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from . import plaindata
+from .ownfiles import Skipped, open_own, private_directory
+
 log = logging.getLogger(__name__)
 
-FORMAT = 1  # bump when the file layout changes, or what a trace means without a code change
-TAG = "subtok-run"  # the first item of every file's header
+FORMAT = 2  # bump when the file layout changes, or what a trace means without a code change
+TAG = "subtok-run"  # the tag of every file's header
+MAX_HEADER = 1 << 16  # a header line longer than this is not ours
 SUFFIX, TEMP_PREFIX = ".run", ".writing-"
 DEFAULT_LIMIT_MB = 2000
 STALE_TEMP_SECONDS = 3600  # a half-written file this old was left by a process that died
@@ -109,6 +119,7 @@ class DiskCache:
         self.directory = Path(directory)
         self.max_bytes = max_bytes
         self.version = core_version() if version is None else version
+        self._usable: bool | None = None
 
     def path(self, key) -> Path | None:
         """The file of `key`, named by a digest of its repr; None for a key whose repr
@@ -120,7 +131,12 @@ class DiskCache:
 
     def has(self, key) -> bool:
         path = self.path(key)
-        return path is not None and path.is_file()
+        if path is None:
+            return False
+        try:  # a link is not a kept run (read never follows one)
+            return stat.S_ISREG(os.lstat(path).st_mode)
+        except OSError:
+            return False
 
     def load(self, key, max_bytes: int | None = None) -> Any:
         """The run kept for `key`, or None (not kept, or a file that cannot be used: then a
@@ -129,62 +145,66 @@ class DiskCache:
         return None if found is None else found[0]
 
     def read(self, key, max_bytes: int | None = None) -> tuple[Any, int] | None:
-        """As load, with the file's size in bytes (about the run's pickled size)."""
+        """As load, with the file's size in bytes (about the run's size as plain data)."""
         path = self.path(key)
-        if path is None:
+        if path is None or not self.usable():
             return None
         try:
-            info = path.stat()
-        except OSError:
-            return None  # not kept
-        if hasattr(os, "getuid") and info.st_uid != os.getuid():
-            log.warning("cache file %s belongs to another user; not read", path)
-            return None
-        if max_bytes is not None and info.st_size > max_bytes:
-            log.warning("cache file %s is over the store's budget; not read", path)
-            return None
-        try:
-            with path.open("rb") as file:
-                header = pickle.load(file)
-                why = self._refuse(header, key)
-                value = None if why else pickle.load(file)
+            with open_own(path, max_bytes) as file:
+                size = os.fstat(file.fileno()).st_size
+                why = self._refuse(file.readline(MAX_HEADER), key)
+                value = None if why else plaindata.decode(file.read())
         except FileNotFoundError:
-            return None  # removed by another process since stat
-        except Exception as err:  # truncated, corrupt, a class since renamed: computed again
+            return None  # not kept, or removed by another process meanwhile
+        except Skipped as err:
+            log.warning("cache file %s %s; not read", path, err)
+            return None
+        except Exception as err:  # truncated, corrupt, a record since renamed: computed again
             why = f"it cannot be read ({type(err).__name__}: {err})"
         if why:
             log.warning("ignored cache file %s: %s; the run is computed again", path.name, why)
             self._remove(path)
             return None
         with contextlib.suppress(OSError):  # used now: the size bound removes it last
-            os.utime(path)
-        return value, info.st_size
+            os.utime(path, follow_symlinks=False)
+        return value, size
 
-    def _refuse(self, header, key) -> str | None:
-        """Why a file with this header cannot answer `key`, or None when it can."""
-        if not (isinstance(header, tuple) and len(header) == 3 and header[0] == TAG):
+    def _refuse(self, line: bytes, key) -> str | None:
+        """Why a file with this header line cannot answer `key`, or None when it can."""
+        try:
+            header = json.loads(line)
+        except ValueError:
+            return "it is not a subtok run"
+        if not (isinstance(header, list) and len(header) == 3 and header[0] == TAG):
             return "it is not a subtok run"
         if header[1] != self.version:
             return f"it was written by another version ({header[1]})"
-        if header[2] != key:
+        if header[2] != _plain_key(key):
             return "it holds another run"
         return None
 
+    def usable(self) -> bool:
+        """Whether the directory may be used: made (private) if missing, made private if it
+        was writable by others, refused if it belongs to another user (checked once)."""
+        if self._usable is None:
+            self._usable = private_directory(self.directory, "cache")
+        return self._usable
+
     def save(self, key, data: bytes) -> None:
-        """Keep `data` (the run, pickled) for `key`: written to a temporary file that then
-        replaces the old one at once, so a reader sees the whole old file or the whole new
-        one. A failure (disk full, no permission) is logged, never raised."""
+        """Keep `data` (the run as plaindata.encode wrote it) for `key`: written to a
+        temporary file that then replaces the old one at once, so a reader sees the whole
+        old file or the whole new one. A failure (disk full, no permission) is logged,
+        never raised."""
         path = self.path(key)
-        if path is None or len(data) > self.max_bytes:
+        if path is None or len(data) > self.max_bytes or not self.usable():
             return
         try:
-            header = pickle.dumps((TAG, self.version, key), protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as err:  # a key that cannot be pickled: the run stays in memory only
+            header = json.dumps([TAG, self.version, _plain_key(key)]).encode() + b"\n"
+        except TypeError as err:  # a key that is not plain data: the run stays in memory
             log.warning("a run under %s cannot be kept on disk: %s", path.name, err)
             return
         temp = None
         try:
-            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
             handle, temp = tempfile.mkstemp(dir=self.directory, prefix=TEMP_PREFIX)
             with os.fdopen(handle, "wb") as file:  # mkstemp: readable by this user only
                 file.write(header)
@@ -207,7 +227,7 @@ class DiskCache:
             return
         for entry in entries:
             try:
-                info = entry.stat()
+                info = entry.stat(follow_symlinks=False)
             except OSError:
                 continue  # removed meanwhile by another process
             if entry.name.endswith(SUFFIX):
@@ -229,3 +249,8 @@ class DiskCache:
     def _remove(path: Path) -> None:
         with contextlib.suppress(OSError):  # already gone (another process), or not ours
             path.unlink()
+
+
+def _plain_key(key) -> Any:
+    """The key as the header holds it (JSON), compared before the run is parsed."""
+    return json.loads(plaindata.encode(key))

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from . import registry
+from .plain import FORMAT_VERSION
 from .records import Trace
 
 MODEL_MAX_BYTES = 50 * 1024 * 1024  # a model file larger than this is refused unread
@@ -85,6 +86,12 @@ def model_from_dict(data: Any, name: str = "the model"):
     """Check saved model data field by field and rebuild the model."""
     if not isinstance(data, dict) or "algorithm" not in data:
         raise ValueError(f"{name!r} is not a subtok model: it has no 'algorithm' field.")
+    version = data.get("format_version", FORMAT_VERSION)  # files written before it: 1
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise ValueError(
+            f"{name!r} is a model file of format version {version!r}; this subtok reads "
+            f"version {FORMAT_VERSION}. Train the model again with this subtok."
+        )
     if data["algorithm"] not in registry.ALGORITHMS:
         *most, last = registry.LABELS.values()
         labels = f"{', '.join(most)} and {last}"

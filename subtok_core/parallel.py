@@ -43,21 +43,27 @@ imports the core once and forks each worker from there.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
 import queue
+import signal
 import sys
 import threading
+import time
 import types
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.managers import SyncManager
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 POLL = 0.2  # seconds between two looks at a child's progress (and at the page's Stop)
+WATCH = 2.0  # seconds between a worker's looks at whether its server is still there
+PR_SET_PDEATHSIG = 1  # prctl's option (linux/prctl.h): a signal when the parent dies
 NICE = 5  # workers run at a lower priority than the server, which answers the clicks
 PRELOAD = ["subtok_core.registry"]  # imported once in the fork server, not in each worker
 DIED = (
@@ -131,11 +137,49 @@ def _pool_and_manager(count: int):
             context = _Context()
             if context.get_start_method() == "forkserver":
                 context.set_forkserver_preload(PRELOAD)
+            server = os.getpid()
             if _manager is None:
-                _manager = context.Manager()
-            _pool = ProcessPoolExecutor(count, context, _lower_priority, (NICE,))
+                _manager = SyncManager(ctx=context)
+                _manager.start(die_with_parent, (server,))
+            _pool = ProcessPoolExecutor(count, context, _start_worker, (NICE, server))
             log.info("started a pool of %s worker processes", count)
         return _pool, _manager
+
+
+def _start_worker(nice: int, server: int) -> None:
+    """In each worker as it starts: a lower priority, and an end with the server."""
+    _lower_priority(nice)
+    die_with_parent(server)
+
+
+def die_with_parent(server: int) -> None:
+    """End this process when its parent ends, even by kill -9 (an out-of-memory kill):
+    a worker left behind finished its run at full CPU, then waited forever holding its
+    memory. On Linux the kernel sends SIGKILL when the parent (the fork server, which
+    itself ends when the server does) dies (PR_SET_PDEATHSIG); everywhere, a thread looks
+    every WATCH seconds whether the parent changed or `server` is gone, and ends it."""
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the kernel was told
+        os._exit(1)
+    watch = threading.Thread(target=_watch, args=(parent, server), name="subtok-watch", daemon=True)
+    watch.start()
+
+
+def _watch(parent: int, server: int) -> None:
+    while True:
+        time.sleep(WATCH)
+        try:
+            os.kill(server, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except OSError:
+            pass  # there, but not ours to signal
+        if os.getppid() != parent:
+            os._exit(1)
 
 
 def _lower_priority(nice: int) -> None:

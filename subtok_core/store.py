@@ -13,6 +13,11 @@ two-core 4 GB classroom server).
 Given a disk cache (subtok_core.diskcache), the store also keeps a copy of every finished
 run on disk and, on a miss, looks there before computing: a restarted server opens a deep
 link without training. Reading a file goes through the same single flight as training.
+The disk holds plain data (subtok_core.plaindata), never a pickle.
+
+An upload (a teacher's tokenizer.json, a corpus file) is kept here too, once per server
+for its content and in memory only: a session takes a *lease* on a tokenizer it uses,
+which keeps it (counted against the budget) until every session holding one has ended.
 
 >>> store = Store(budget_bytes=10_000)
 >>> store.get("k", lambda report: "trained")
@@ -27,11 +32,13 @@ import logging
 import pickle
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import plaindata
 from .diskcache import DiskCache, megabytes_from_env
 
 log = logging.getLogger(__name__)
@@ -93,6 +100,7 @@ class Store:
         self.lock = threading.Lock()
         self.runs: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self.flights: dict[Hashable, _Flight] = {}
+        self.pins: dict[Hashable, int] = {}  # key -> how many leases hold it
         self.used = 0
         self.computed = 0  # how many runs were computed (not taken from the store)
 
@@ -114,20 +122,55 @@ class Store:
 
     def keep(self, key: Hashable, value, size: int | None = None):
         """Keep a finished run (of `size` bytes, measured if not given), dropping the least
-        recently used past the budget; a run bigger than the whole budget is given back
-        but not kept."""
+        recently used past the budget (never a pinned one, see lease); a run bigger than
+        the budget left by the pinned ones is given back but not kept."""
         size = self.size_of(value) if size is None else size
         with self.lock:
-            self._drop(key)
-            if size > self.budget:
-                log.warning("a run of %s bytes is over the store's budget; not kept", size)
-                return value
-            self.runs[key] = (value, size)
-            self.used += size
-            while self.used > self.budget:
-                oldest = next(iter(self.runs))
-                self._drop(oldest)
+            self._keep(key, value, size)
         return value
+
+    def _keep(self, key: Hashable, value, size: int) -> bool:
+        """keep, under the lock; whether the run is kept."""
+        self._drop(key)
+        if size > self.budget - self.pinned_bytes():
+            log.warning("a run of %s bytes is over the store's budget; not kept", size)
+            return False
+        self.runs[key] = (value, size)
+        self.used += size
+        while self.used > self.budget:
+            oldest = next(k for k in self.runs if not self.pins.get(k))
+            self._drop(oldest)
+        return True
+
+    def pinned_bytes(self) -> int:
+        """The bytes of the kept runs that a lease holds (they are never dropped)."""
+        return sum(self.runs[k][1] for k, n in self.pins.items() if n and k in self.runs)
+
+    def lease(self, key: Hashable, compute: Callable[[Report], Any], size: int) -> Lease:
+        """The value under `key` (computed once, single flight, never on disk), counted as
+        `size` bytes and kept while the returned Lease lives: a session holds the lease,
+        and when every session holding one has ended the value is dropped like any run.
+        ValueError when the budget left by other leases cannot hold it."""
+        value = self.get(key, compute, size=size, on_disk=False)
+        with self.lock:
+            if key not in self.runs and not self._keep(key, value, size):
+                held = self.pinned_bytes()
+                raise ValueError(
+                    f"There is no room for this in the server's memory now: it needs about "
+                    f"{size / 2**20:,.0f} MB, and open tabs hold {held / 2**20:,.0f} MB of "
+                    f"the {self.budget / 2**20:,.0f} MB budget (SUBTOK_STORE_MB). Close "
+                    "tabs that use an uploaded tokenizer, or try a smaller file."
+                )
+            self.pins[key] = self.pins.get(key, 0) + 1
+        return Lease(self, key)
+
+    def _unpin(self, key: Hashable) -> None:
+        with self.lock:
+            left = self.pins.get(key, 0) - 1
+            if left > 0:
+                self.pins[key] = left
+            else:
+                self.pins.pop(key, None)
 
     def _drop(self, key: Hashable) -> None:
         if key in self.runs:
@@ -147,6 +190,8 @@ class Store:
         compute: Callable[[Report], Any],
         on_progress: Report | None = None,
         name: str | None = None,
+        size: int | None = None,
+        on_disk: bool = True,
     ):
         """The run under `key`: kept, or awaited from another session, or read from disk,
         or computed here (`name` says what it is in the log).
@@ -154,7 +199,8 @@ class Store:
         `compute(report)` calls `report(done, total)` (and any more values) as it goes;
         `on_progress(done, total, ...)` shows it (to the leader and every waiter alike). An
         exception in the leader, Streamlit's stop included, reaches the leader only: its
-        waiters start again.
+        waiters start again. `size`: the value's size in bytes when it cannot be measured;
+        `on_disk` False keeps it in memory only (an upload: not written, not looked for).
         """
         while True:
             with self.lock:
@@ -166,7 +212,8 @@ class Store:
                 if leader:
                     flight = self.flights[key] = _Flight()
             if leader:
-                return self._lead(key, flight, compute, on_progress, name)
+                disk = self.disk if on_disk else None
+                return self._lead(key, flight, compute, on_progress, name, (size, disk))
             # another session trains this run: follow its progress until it ends
             while not flight.done.wait(self.poll):
                 if on_progress and flight.progress:
@@ -174,27 +221,27 @@ class Store:
             if not flight.failed:
                 return flight.value
 
-    def _lead(self, key, flight: _Flight, compute, on_progress, name):
+    def _lead(self, key, flight: _Flight, compute, on_progress, name, how):
         def report(*progress) -> None:
             flight.progress = progress
             if on_progress:
                 on_progress(*progress)
 
+        size, disk = how
         began = time.perf_counter()
         try:
-            found = None if self.disk is None else self.disk.read(key, max_bytes=self.budget)
+            found = None if disk is None else disk.read(key, max_bytes=self.budget)
             data = None
             if found is not None:
                 value, size = found
                 log.info(READ, _label(key, name), time.perf_counter() - began)
-                self.keep(key, value, size if self.size_of is pickled_size else None)
+                self.keep(key, value)
             else:
                 value = compute(report)
                 self.computed += 1
                 log.info(TRAINED, _label(key, name), time.perf_counter() - began)
-                data = self._pickled(value)
-                measured = data is not None and self.size_of is pickled_size
-                self.keep(key, value, len(data) if measured else None)
+                data = None if disk is None else self._encoded(value)
+                self.keep(key, value, size)
         except BaseException:
             with self.lock:
                 self.flights.pop(key, None)
@@ -209,17 +256,33 @@ class Store:
             self.disk.save(key, data)
         return value
 
-    def _pickled(self, value) -> bytes | None:
-        """The run as the disk keeps it (None without a disk): pickled once, and its length
-        is the run's size in memory when the store measures sizes by pickling."""
+    def _encoded(self, value) -> bytes | None:
+        """The run as the disk keeps it, plain data (None without a disk, or for a run that
+        is not plain data: then it is kept in memory only)."""
         if self.disk is None:
             return None
         try:
-            return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as err:  # kept in memory all the same
-            log.warning(
-                "a run of type %s cannot be pickled (%s); not kept on disk",
-                type(value).__name__,
-                err,
-            )
+            return plaindata.encode(value)
+        except (TypeError, ValueError) as err:  # kept in memory all the same
+            log.warning("a run of type %s is not kept on disk: %s", type(value).__name__, err)
             return None
+
+
+class Lease:
+    """A session's hold on a value of the store (Store.lease): while it lives, the value is
+    never dropped; it lets go when released or when the session holding it is gone."""
+
+    def __init__(self, store: Store, key: Hashable):
+        self.key = key
+        self._store = store
+        self._release = weakref.finalize(self, store._unpin, key)
+
+    @property
+    def value(self):
+        """The value held (now the most recently used)."""
+        with self._store.lock:
+            self._store.runs.move_to_end(self.key)
+            return self._store.runs[self.key][0]
+
+    def release(self) -> None:
+        self._release()

@@ -134,3 +134,24 @@ def test_st_stop_and_st_rerun_pass_through_the_guard(monkeypatch, page_errors):
     assert not at.error and not page_errors
     assert at.title[0].value == "Byte-pair encoding"
     assert not [h for h in at.subheader if h.value.startswith("Pair counts")]
+
+
+def test_a_panic_no_core_call_caught_is_a_short_error_not_a_dead_page(monkeypatch, page_errors):
+    """pyo3's PanicException is a BaseException: it went past `except Exception` and the
+    page stayed on "Running..." for good."""
+
+    class PanicException(BaseException):  # as pyo3_runtime defines it
+        pass
+
+    def panic(*args, **kwargs):
+        raise PanicException("range end index 2 out of range for slice of length 1")
+
+    monkeypatch.setattr(bpe, "explain_bpe_start", panic)
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("lessons/bpe.py").run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [
+        f"{BROKEN}: PanicException. Change a setting or reload; the server log has the details."
+    ]
+    assert len(page_errors) == 1 and page_errors[0].exc_info[0] is PanicException
+    page_errors.clear()

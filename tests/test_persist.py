@@ -6,10 +6,9 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-import pickle
 import threading
 
-from subtok_core import bpe, corpus, diskcache, parallel
+from subtok_core import bpe, corpus, diskcache, parallel, plaindata
 from subtok_core.diskcache import DiskCache
 from subtok_core.store import Store
 
@@ -116,7 +115,7 @@ def test_writing_is_atomic_and_leaves_no_temporary_file(tmp_path, monkeypatch, c
 
 
 def test_the_size_bound_removes_the_least_recently_used_files_first(tmp_path):
-    disk, run = DiskCache(tmp_path, MB), pickle.dumps("x" * 1000)
+    disk, run = DiskCache(tmp_path, MB), plaindata.encode("x" * 1000)
     for key in "abc":
         disk.save(key, run)
     size = os.path.getsize(disk.path("a"))
@@ -136,7 +135,7 @@ def test_a_half_written_file_left_by_a_dead_process_is_removed_later(tmp_path):
     old.write_bytes(b"half")
     fresh.write_bytes(b"being written")
     os.utime(old, (1000, 1000))
-    disk.save("k", pickle.dumps("run"))
+    disk.save("k", plaindata.encode("run"))
     assert not old.exists() and fresh.exists()
 
 

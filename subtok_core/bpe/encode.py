@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..corpus import split_words
+from ..corpus import encode_words
 from ..records import UNK, SegmentTrace, Span
 from .records import BpeModel, BpeWordTrace, Pair, initial_symbols
 
@@ -103,7 +103,7 @@ def segment(model: BpeModel, text: str) -> SegmentTrace:
         raise ValueError("Type a word to encode.")
     ranks = _ranks(model)
     words, tokens, pos = [], [], 0
-    for word in split_words(text, model.split_punct):
+    for word in encode_words(text, model.split_punct):
         start = text.index(word, pos)
         pos = start + len(word)
         trace = encode_word(model, word, ranks, start)

@@ -30,6 +30,7 @@ from typing import Any
 from tokenizers import Tokenizer
 
 from .. import registry
+from ..pretrained.crash import library_call
 from ..records import EOW, UNK
 from . import bpe, greedy, unigram
 
@@ -57,7 +58,8 @@ def check(model) -> None:
     """Raise ValueError, with the reason, when `model` cannot be exported faithfully, without
     building the file (for a page to choose between a button and a caption; a Unigram
     model's tie search takes about a second)."""
-    _exporter(model)[0](model)
+    with library_call("tokenizers", "checking the export"):
+        _exporter(model)[0](model)
 
 
 def notes(model) -> list[str]:
@@ -69,12 +71,15 @@ def notes(model) -> list[str]:
 
 def to_hf(model) -> Tokenizer:
     """`model` as a tokenizers Tokenizer that cuts every text as our ``segment`` does."""
-    return _exporter(model)[1](model)
+    with library_call("tokenizers", "building the tokenizer.json"):
+        return _exporter(model)[1](model)
 
 
 def hf_json(model) -> str:
     """`model` as the text of a Hugging Face tokenizer.json (indented)."""
-    return to_hf(model).to_str(pretty=True)
+    tok = to_hf(model)
+    with library_call("tokenizers", "writing the tokenizer.json"):
+        return tok.to_str(pretty=True)
 
 
 def save_hf(model, path: str | Path) -> None:

@@ -24,7 +24,12 @@ from typing import Any
 
 from ..records import Encoded, Span
 from .base import Pretrained, as_word_start, display
+from .crash import guarded, library_call
 from .files import MAX_BYTES
+
+# what a loaded tokenizer.json holds in memory per byte of its file: a 20 MB WordLevel file
+# of 1M tokens added 297 MB to the process (tokenizers' own tables and ours)
+MEMORY_PER_BYTE = 15
 
 
 @functools.cache
@@ -71,17 +76,27 @@ def from_str(text: str, name: str = "tokenizer.json", origin: str = "") -> Pretr
     """A Pretrained from the text of a tokenizer.json; ValueError if tokenizers refuses it."""
     from tokenizers import Tokenizer
 
+    def refused(err: Exception) -> ValueError:
+        why = str(err).splitlines()[0] if str(err) else type(err).__name__
+        return ValueError(f"{name!r} is not a Hugging Face tokenizer.json: {why}.")
+
     try:
         data = json.loads(text)
-        tok = Tokenizer.from_str(text)
-    except Exception as err:  # json's ValueError, or the Rust loader's plain Exception
-        why = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise ValueError(f"{name!r} is not a Hugging Face tokenizer.json: {why}.") from None
-    tok.no_truncation()
-    tok.no_padding()
+    except ValueError as err:
+        raise refused(err) from None
+    with library_call("tokenizers", f"reading {name!r}"):
+        try:
+            tok = Tokenizer.from_str(text)
+        except Exception as err:  # the Rust loader's plain Exception
+            raise refused(err) from None
+        tok.no_truncation()
+        tok.no_padding()
     byte_level = _has_byte_level(data.get("pre_tokenizer")) or _has_byte_level(data.get("decoder"))
     show = _shower(byte_level)
 
+    doing = f"encoding with {name!r}"
+
+    @functools.partial(guarded, library="tokenizers", doing=doing)
     def encode(text: str) -> Encoded:
         out = tok.encode(text, add_special_tokens=False)
         spans = tuple(Span(show(t), s, e) for t, (s, e) in zip(out.tokens, out.offsets))
@@ -92,15 +107,17 @@ def from_str(text: str, name: str = "tokenizer.json", origin: str = "") -> Pretr
             return as_word_start([show(t) for t in encode_tokens(" " + word)])
         return encode_tokens(word)
 
+    @functools.partial(guarded, library="tokenizers", doing=doing)
     def encode_tokens(text: str) -> list[str]:
         return tok.encode(text, add_special_tokens=False).tokens
 
-    size = tok.get_vocab_size(with_added_tokens=True)
+    with library_call("tokenizers", f"reading {name!r}"):
+        size = tok.get_vocab_size(with_added_tokens=True)
+        style = "sow" if byte_level else _style(tok)
     model = (data.get("model") or {}).get("type", "unknown")
     level = "byte-level" if byte_level else "not byte-level"
     provenance = f"a Hugging Face tokenizer.json; {size:,} tokens ({model} model); {level}"
     provenance += f"; from {origin or name}"
-    style = "sow" if byte_level else _style(tok)
     return Pretrained(f"hf:{name}", f"{name} (tokenizers)", provenance, size, byte_level,
                       encode, segment, style)  # fmt: skip
 

@@ -20,6 +20,7 @@ import functools
 from ..records import Encoded, Span
 from . import files
 from .base import LABELS, Pretrained, char_offsets
+from .crash import guarded, library_call
 
 FAMILIES = {
     "mistral-v1": "Mistral 7B v0.1 and Mixtral 8x7B",
@@ -33,7 +34,8 @@ def _processor(key: str, path: str):
     data = files.read(key, path)
     processor = spm.SentencePieceProcessor()
     try:
-        processor.LoadFromSerializedProto(data)
+        with library_call("sentencepiece", f"reading {path!r}"):
+            processor.LoadFromSerializedProto(data)
     except (RuntimeError, OSError, ValueError, TypeError) as err:
         why = f"sentencepiece cannot read it ({err})".replace("\n", " ")
         raise files.damaged(key, path, why) from None
@@ -81,8 +83,9 @@ def load(key: str, path: str | None = None) -> Pretrained:
     path = str(path or files.locate(key))
     processor = _processor(key, path)
     family, label = FAMILIES[key], LABELS[key]
-    size = processor.get_piece_size()
-    fallback = sum(processor.is_byte(processor.piece_to_id(f"<0x{b:02X}>")) for b in range(256))
+    with library_call("sentencepiece", f"reading {path!r}"):
+        size = processor.get_piece_size()
+        fallback = sum(processor.is_byte(processor.piece_to_id(f"<0x{b:02X}>")) for b in range(256))
     kind = f"BPE pieces with {fallback} byte-fallback pieces" if fallback else "BPE pieces"
     provenance = (
         f"{family}; {size:,} SentencePiece {kind}; not byte-level; {files.shipped(key, path)}"
@@ -91,7 +94,10 @@ def load(key: str, path: str | None = None) -> Pretrained:
     def segment(word: str) -> list[str]:
         return processor.encode(word, out_type=str)
 
-    return Pretrained(key, label, provenance, size, False, _encoder(processor), segment)
+    doing = f"encoding with {label}"
+    encode = guarded(_encoder(processor), "sentencepiece", doing)
+    return Pretrained(key, label, provenance, size, False, encode,
+                      guarded(segment, "sentencepiece", doing))  # fmt: skip
 
 
 def mistral_v1(path: str | None = None) -> Pretrained:

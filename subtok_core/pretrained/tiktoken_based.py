@@ -25,6 +25,7 @@ from pathlib import Path
 from ..records import Encoded, Span
 from . import files
 from .base import LABELS, Pretrained, as_word_start, token_facts
+from .crash import guarded, library_call
 
 # cl100k_base's split pattern and special tokens, as tiktoken_ext/openai_public.py defines them
 CL100K_PATTERN = (
@@ -48,6 +49,8 @@ class ByteLevel:
     def __init__(self, encoding, offset: int = 0) -> None:
         self.encoding = encoding
         self.offset = offset
+        self.encode = guarded(self.encode, "tiktoken", f"encoding with {encoding.name}")
+        self.segment = guarded(self.segment, "tiktoken", f"encoding with {encoding.name}")
         self.facts: dict[int, tuple[str, int, int]] = {}
 
     def _facts(self, rank: int) -> tuple[str, int, int]:
@@ -78,10 +81,11 @@ def _encoding(key: str, path: str, name: str, pattern: str, ranks: dict, special
     import tiktoken
 
     try:
-        return tiktoken.Encoding(
-            name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials
-        )
-    except Exception as err:  # the Rust core rejects a bad pattern or rank table
+        with library_call("tiktoken", f"reading {path!r}"):
+            return tiktoken.Encoding(
+                name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials
+            )
+    except ValueError as err:  # the Rust core rejects a bad pattern or rank table (or panics)
         raise files.damaged(key, path, f"tiktoken cannot build it ({err})") from None
 
 

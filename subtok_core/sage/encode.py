@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..corpus import split_words
+from ..corpus import encode_words, split_words
 from ..records import SOW, UNK, SegmentTrace, Span
 from .corpus import UNKNOWN, greedy
 from .records import SageModel
@@ -35,7 +35,7 @@ def segment(model: SageModel, text: str) -> SegmentTrace:
         raise ValueError("Type a word to encode.")
     cut = word_segmenter(model)
     tokens, pos = [], 0
-    for word in split_words(text, model.split_punct):
+    for word in encode_words(text, model.split_punct):
         start = text.index(word, pos)
         pos = start
         for piece in cut(word):

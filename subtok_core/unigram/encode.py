@@ -62,7 +62,7 @@ def segment(model: UnigramModel, text: str) -> SegmentTrace:
     """Encode a text word by word with Viterbi; each word keeps its lattice."""
     if not text.strip():
         raise ValueError("Type a word to encode.")
-    words = corpus.split_words(text, model.split_punct)
+    words = corpus.encode_words(text, model.split_punct)
     look = _Lookup(model)
     spans: list[Span] = []
     lattices = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..corpus import split_words
+from ..corpus import encode_words
 from ..records import SegmentTrace, Span
 from .records import Attempt, WordPieceModel, WordPieceWordTrace
 
@@ -92,7 +92,7 @@ def segment(model: WordPieceModel, text: str) -> SegmentTrace:
         raise ValueError("Type a word to encode.")
     vocab = frozenset(model.vocab)
     words, tokens, pos = [], [], 0
-    for word in split_words(text, model.split_punct):
+    for word in encode_words(text, model.split_punct):
         start = text.index(word, pos)
         pos = start + len(word)
         trace = encode_word(model, word, vocab, start)

@@ -1,0 +1,160 @@
+"""Runs as plain data: what the disk cache writes instead of a pickle.
+
+A pickle read from disk can run any code it names; this format can only ever build the
+containers below, numbers, strings, numpy arrays of numbers, and the core's own record
+types (frozen dataclasses and named tuples defined in ``subtok_core``), each filled field
+by field without calling any of its code. A name that is not such a type is refused.
+
+Encoded, a value is JSON: a tuple is a JSON array (traces are tuples all the way down);
+anything else is a one-key object whose key says what it is.
+
+>>> decode(encode((1, "a", [2.5, None], {("l", "o"): 3})))
+(1, 'a', [2.5, None], {('l', 'o'): 3})
+>>> from subtok_core.records import Span
+>>> decode(encode(Span("lo", 0, 2)))
+Span(text='lo', start=0, end=2)
+>>> decode(b'{"c": ["os", "system", []]}')
+Traceback (most recent call last):
+...
+ValueError: the type os:system is not one of subtok's records
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import importlib
+import json
+from collections import Counter, OrderedDict
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+PACKAGE = "subtok_core"
+_CONTAINERS = {list: "l", set: "s", frozenset: "f", Counter: "C", OrderedDict: "O"}
+
+
+def encode(value: Any) -> bytes:
+    """`value` as JSON bytes; TypeError for a value of a kind this format does not hold."""
+    return json.dumps(_plain(value), separators=(",", ":")).encode()
+
+
+def decode(data: bytes | str) -> Any:
+    """The value `encode` wrote; ValueError for anything else."""
+    try:
+        return _value(json.loads(data))
+    except (KeyError, IndexError, TypeError, AttributeError) as err:
+        raise ValueError(f"not a run in subtok's plain format ({type(err).__name__})") from None
+
+
+def _plain(value: Any) -> Any:
+    kind = type(value)
+    if value is None or kind in (bool, int, float, str):
+        return value
+    if kind is tuple:
+        return [_plain(item) for item in value]
+    if kind in _CONTAINERS:
+        if kind in (Counter, OrderedDict):
+            return {_CONTAINERS[kind]: [[_plain(k), _plain(v)] for k, v in value.items()]}
+        items = sorted(value, key=repr) if kind in (set, frozenset) else value
+        return {_CONTAINERS[kind]: [_plain(item) for item in items]}
+    if kind is dict:
+        return {"d": [[_plain(k), _plain(v)] for k, v in value.items()]}
+    if kind is Fraction:
+        return {"q": [value.numerator, value.denominator]}
+    if kind is bytes:
+        return {"b": base64.b64encode(value).decode()}
+    if isinstance(value, np.ndarray):
+        if value.dtype.hasobject:
+            raise TypeError("an array of Python objects is not plain data")
+        flat = np.ascontiguousarray(value)
+        data = base64.b64encode(flat).decode()
+        return {"a": [flat.dtype.str, list(flat.shape), data, bool(value.flags.writeable)]}
+    if isinstance(value, np.generic):
+        return {"n": [value.dtype.str, value.item()]}
+    return _record(value)
+
+
+def _record(value: Any) -> Any:
+    kind = type(value)
+    name = f"{kind.__module__}:{kind.__qualname__}"
+    if not _ours(kind):
+        raise TypeError(f"a {name} is not plain data")
+    if dataclasses.is_dataclass(value):
+        fields = [_plain(getattr(value, f.name)) for f in dataclasses.fields(value)]
+    else:  # a named tuple
+        fields = [_plain(item) for item in value]
+    return {"c": [kind.__module__, kind.__qualname__, fields]}
+
+
+def _ours(kind: type) -> bool:
+    """Whether `kind` is one of the core's records: a dataclass or a named tuple defined in
+    subtok_core."""
+    module = getattr(kind, "__module__", "")
+    if module != PACKAGE and not module.startswith(PACKAGE + "."):
+        return False
+    named_tuple = issubclass(kind, tuple) and hasattr(kind, "_fields")
+    return named_tuple or (dataclasses.is_dataclass(kind) and isinstance(kind, type))
+
+
+def _type(module: str, qualname: str) -> type:
+    """The record type named, looked up among the core's modules only."""
+    ours = isinstance(module, str) and (module == PACKAGE or module.startswith(PACKAGE + "."))
+    if not ours or "__main__" in module:  # importing the CLI's entry point would run it
+        raise ValueError(f"the type {module}:{qualname} is not one of subtok's records")
+    found: Any = importlib.import_module(module)
+    for part in str(qualname).split("."):
+        found = getattr(found, part, None)
+    if not (isinstance(found, type) and _ours(found)):
+        raise ValueError(f"the type {module}:{qualname} is not one of subtok's records")
+    return found
+
+
+def _value(data: Any) -> Any:
+    if isinstance(data, list):
+        return tuple(_value(item) for item in data)
+    if not isinstance(data, dict):
+        return data
+    ((tag, body),) = data.items()
+    if tag == "d":
+        return {_value(k): _value(v) for k, v in body}
+    if tag in ("C", "O"):
+        kind = Counter if tag == "C" else OrderedDict
+        return kind((_value(k), _value(v)) for k, v in body)
+    if tag in ("l", "s", "f"):
+        kind = {"l": list, "s": set, "f": frozenset}[tag]
+        return kind(_value(item) for item in body)
+    if tag == "q":
+        return Fraction(int(body[0]), int(body[1]))
+    if tag == "b":
+        return base64.b64decode(body)
+    if tag == "a":
+        return _array(*body)
+    if tag == "n":
+        return np.dtype(body[0]).type(body[1])
+    if tag == "c":
+        return _build(_type(body[0], body[1]), [_value(item) for item in body[2]])
+    raise ValueError(f"unknown tag {tag!r}")
+
+
+def _array(dtype: str, shape: list, data: str, writeable: bool) -> np.ndarray:
+    kind = np.dtype(dtype)
+    if kind.hasobject:
+        raise ValueError("an array of Python objects is not plain data")
+    array = np.frombuffer(base64.b64decode(data), dtype=kind).reshape(shape)
+    return array.copy() if writeable else array  # frombuffer's array is read-only
+
+
+def _build(kind: type, fields: list) -> Any:
+    """An instance of the record type `kind` with these field values, made without calling
+    its constructor (nothing of it runs)."""
+    if issubclass(kind, tuple):
+        return tuple.__new__(kind, fields)
+    names = [f.name for f in dataclasses.fields(kind)]
+    if len(names) != len(fields):
+        raise ValueError(f"{kind.__qualname__} has {len(names)} fields, not {len(fields)}")
+    made = object.__new__(kind)
+    for name, field in zip(names, fields, strict=True):
+        object.__setattr__(made, name, field)
+    return made
