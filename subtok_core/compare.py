@@ -27,7 +27,7 @@ from .corpus import WordCounts
 from .measure.tokenized import BYTES_SHOWN, Tokenized, tokenize_with
 from .pretrained import LABELS as PRETRAINED_LABELS
 from .pretrained import Pretrained
-from .records import Encoded, Progress
+from .records import UNK, Encoded, Progress
 
 KINDS = tuple(name for name, algo in registry.ALGORITHMS.items() if algo.for_compare)
 PRETRAINED = tuple(registry.PRETRAINED)
@@ -60,6 +60,22 @@ def train(kind: str, wc: WordCounts, vocab_size: int, progress: Progress = None)
     return algo.model_at(algo.for_compare(wc, vocab_size, progress))
 
 
+CLI_OPTIONS = {"bpe": "--marker sow", "wordpiece": "", "unigram": "--variant em"}
+
+
+def cli_command(kind: str, corpus_name: str, vocab_size: int) -> str:
+    """The command line that trains the tokenizer `kind` as Compare trains it (its marker
+    and method written out: `subtok train bpe` marks nothing unless asked).
+
+    >>> cli_command("bpe", "toy:low-lower", 14)
+    'subtok train bpe --corpus toy:low-lower --vocab-size 14 --marker sow'
+    """
+    if kind not in CLI_OPTIONS:
+        raise ValueError(f"Unknown tokenizer {kind!r}; choose from {', '.join(CLI_OPTIONS)}.")
+    options = f" {CLI_OPTIONS[kind]}" if CLI_OPTIONS[kind] else ""
+    return f"subtok train {kind} --corpus {corpus_name} --vocab-size {vocab_size}{options}"
+
+
 def encode_corpus(model, lines, name: str, report: Progress = None) -> Tokenized:
     """A whole corpus (its `lines`) encoded by a trained model, for the measures: what
     Compare sends to a worker process (subtok_core.parallel calls it with `report`), so
@@ -73,7 +89,18 @@ def encode(model, text: str) -> Encoded:
         return model.encode(text)
     spans = registry.of_model(model).segment(model, text).tokens
     index = {piece: i for i, piece in enumerate(model.vocab)}
-    return Encoded(tuple(spans), tuple(index.get(s.text, -1) for s in spans))
+    unknown = unknown_id(model.vocab)
+    return Encoded(tuple(spans), tuple(index.get(s.text, unknown) for s in spans))
+
+
+def unknown_id(vocab: tuple[str, ...]) -> int:
+    """The id of the unknown token [UNK]: its place in the vocabulary if it is a piece,
+    else the id right after the last piece, which the exported tokenizer.json gives it.
+
+    >>> unknown_id(("a", "b", "ab")), unknown_id(("[UNK]", "a"))
+    (3, 0)
+    """
+    return vocab.index(UNK) if UNK in vocab else len(vocab)
 
 
 def byte_pieces(encoded: Encoded, text: str) -> set[int]:
