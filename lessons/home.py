@@ -74,6 +74,14 @@ LESSONS = [
         "each merge; predict the next merge; replay the merges to encode a new word.",
     ),
     (
+        "lessons/bytebpe.py",
+        "Byte-level BPE",
+        ":material/memory:",
+        "BPE as GPT models run it: a regular expression cuts the text into chunks, then "
+        "BPE merges their UTF-8 bytes, step by step. Encode by replaying the merges rank "
+        "by rank, with your own merges or GPT-4's cl100k_base.",
+    ),
+    (
         "lessons/wordpiece.py",
         "WordPiece",
         ":material/percent:",
@@ -109,6 +117,14 @@ LESSONS = [
         "and Bostrom & Durrett papers: token lengths, tokens per word, distinct neighbours, "
         "frequency profiles, the tokens each uses more. Train on one sample, measure on "
         "another.",
+    ),
+    (
+        "lessons/notes.py",
+        "Notes on the material",
+        ":material/rule:",
+        "The slips of the course material, each beside the number this app computes: a "
+        "rounding, a miscount, a sign turned around, a tie that is no tie. Every note says "
+        "why the two differ and opens the lesson at the spot.",
     ),
 ]
 
