@@ -52,6 +52,52 @@ def parse_kinds(text: str, known: tuple[str, ...] = KINDS + PRETRAINED) -> tuple
     return kinds
 
 
+def read_kinds(
+    text: str, known: tuple[str, ...] = KINDS + PRETRAINED
+) -> tuple[tuple[str, ...], str]:
+    """The tokenizers a link names that can be used, and a sentence on the rest ('' if
+    the link is fine): unknown names are left out, every known one kept (the first
+    MAX_KINDS), and the trained ones added up to MIN_KINDS (all of them if none is left).
+
+    >>> read_kinds("bpe, CL100K_base")
+    (('bpe', 'cl100k_base'), '')
+    >>> read_kinds("bpe,nonsense")[0]
+    ('bpe', 'wordpiece')
+    >>> kinds, why = read_kinds("bpe,hf:mine.json,cl100k_base")
+    >>> kinds, why.split(" this")[0]
+    (('bpe', 'cl100k_base'), "'hf:mine.json' is not a tokenizer")
+    """
+    names = tuple(dict.fromkeys(k.strip().lower() for k in text.split(",") if k.strip()))
+    kinds = [k for k in names if k in known]
+    unknown = [k for k in names if k not in known]
+    said = []
+    if unknown:
+        said.append(_unknown_sentence(unknown, known))
+    if len(kinds) > MAX_KINDS:
+        said.append(f"Compare {MAX_KINDS} at a time: the first {MAX_KINDS} are kept.")
+        kinds = kinds[:MAX_KINDS]
+    if not kinds:
+        kinds = list(KINDS)
+    for kind in KINDS:
+        if len(kinds) >= MIN_KINDS:
+            break
+        if kind not in kinds:
+            kinds.append(kind)
+    return tuple(kinds), " ".join(said)
+
+
+def _unknown_sentence(unknown: list[str], known: tuple[str, ...]) -> str:
+    """Why the page cannot use the tokenizers `unknown` a link names, in one sentence."""
+    quoted = ", ".join(repr(k) for k in unknown)
+    said = f"{quoted} {'is not a tokenizer' if len(unknown) == 1 else 'are no tokenizers'}"
+    if any(k.startswith(("hf:", "upload:")) for k in unknown):
+        why = "an uploaded tokenizer.json stays with the browser session that uploaded it; "
+        return f"{said} this page has: {why}upload it again."
+    if "sage" in unknown:
+        return f"{said} this page has yet: SaGe joins once the SaGe page has trained one."
+    return f"{said} this page has (choose from {', '.join(known)})."
+
+
 def train(kind: str, wc: WordCounts, vocab_size: int, progress: Progress = None):
     """One tokenizer's model, trained on `wc` to `vocab_size` pieces as Compare trains it."""
     if kind not in KINDS:

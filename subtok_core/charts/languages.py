@@ -6,7 +6,9 @@
 ...                    "premium": [1.0, 3.1]})
 >>> spec = premium_chart(df).to_dict()
 >>> [layer["mark"]["type"] for layer in spec["layer"]]
-['bar', 'rule']
+['bar', 'rule', 'text']
+>>> [row["language"] for row in spec["datasets"][spec["layer"][2]["data"]["name"]]]
+['Hindi']
 """
 
 from __future__ import annotations
@@ -16,19 +18,23 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
+from ..languages import mostly_unknown
 from .compare import BAR_HEIGHT, _color, tip
 from .lessons import _style
 
 HOW_TO_READ = (
     "Each group of bars is one language, one bar per tokenizer: how many times as many "
     "tokens as the English text the same text needs (the line at 1 is English). Bars above "
-    "the line mean the language pays more for the same meaning."
+    "the line mean the language pays more for the same meaning. A bar marked [UNK] is "
+    "mostly unknown tokens: it counts text the tokenizer lost, not what the language costs."
 )
+UNKNOWN_MARK = "[UNK]"
 
 
 def premium_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.LayerChart:
     """Grouped bars of languages.premium: x the language (in the table's order), one bar
-    per tokenizer, y tokens relative to English; a rule at 1."""
+    per tokenizer, y tokens relative to English; a rule at 1; above every bar whose tokens
+    are mostly unknown (languages.mostly_unknown), the word [UNK], written upwards."""
     color, scale = _color(df, names)
     order = list(dict.fromkeys(df["language"]))
     bars = (
@@ -44,4 +50,15 @@ def premium_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.L
         )
     )  # fmt: skip
     one = alt.Chart(pd.DataFrame({"one": [1.0]})).mark_rule(color="#444", strokeDash=[4, 3])
-    return _style(alt.layer(bars, one.encode(y="one:Q")).properties(height=BAR_HEIGHT))
+    lost = alt.Chart(mostly_unknown(df)).mark_text(
+        angle=270, align="left", baseline="middle", dx=4, fontSize=12, fontWeight="bold"
+    )
+    lost = lost.encode(
+        x=alt.X("language:N", sort=order),
+        xOffset=alt.XOffset("tokenizer:N", scale=alt.Scale(domain=scale.domain)),
+        y="premium:Q",
+        text=alt.value(UNKNOWN_MARK),
+        color=alt.value("#222"),
+    )
+    layers = alt.layer(bars, one.encode(y="one:Q"), lost)
+    return _style(layers.properties(height=BAR_HEIGHT))
