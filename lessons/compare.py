@@ -357,6 +357,19 @@ def pair_panel(models: dict, toks: dict, keys: dict, names: list[str]) -> None:
     chart(title, "diff", build, diff, "frequency_diff", run)
 
 
+def marker_note(name: str, size: int, kinds) -> None:
+    """Which marker this page's BPE uses, and the command that trains the same BPE: the
+    command line's BPE marks no word boundary unless asked, so the same corpus and size
+    would cut differently there."""
+    if "bpe" not in kinds:
+        return
+    said = "Its BPE marks the start of each word with ▁ (as SentencePiece and Unigram do)"
+    if w.is_sample(name) or corpus.is_toy(name):
+        command = compare.cli_command("bpe", name, size, w.punct_on(PAGE))
+        said += f"; the same BPE on the command line: `{command}`"
+    st.caption(said + ". `subtok train bpe` marks no word boundary unless asked (`--marker`).")
+
+
 def pretrained_note(models: dict) -> None:
     """Where each pretrained tokenizer comes from, and how the measures read it."""
     real = {k: m for k, m in models.items() if isinstance(m, Pretrained)}
@@ -416,6 +429,7 @@ if "sage" in kinds:
     )
 else:
     st.caption("Train a vocabulary on the SaGe page and it can join this comparison.")
+marker_note(name, size, kinds)
 # hashed once per run, a real sample's once per server
 corpus_print = w.sample_print(name, w.punct_on(PAGE)) if w.is_sample(name) else w.fingerprint(wc)
 try:

@@ -109,7 +109,7 @@ def train(kind: str, wc: WordCounts, vocab_size: int, progress: Progress = None)
 CLI_OPTIONS = {"bpe": "--marker sow", "wordpiece": "", "unigram": "--variant em"}
 
 
-def cli_command(kind: str, corpus_name: str, vocab_size: int) -> str:
+def cli_command(kind: str, corpus_name: str, vocab_size: int, split_punct: bool = False) -> str:
     """The command line that trains the tokenizer `kind` as Compare trains it (its marker
     and method written out: `subtok train bpe` marks nothing unless asked).
 
@@ -119,6 +119,7 @@ def cli_command(kind: str, corpus_name: str, vocab_size: int) -> str:
     if kind not in CLI_OPTIONS:
         raise ValueError(f"Unknown tokenizer {kind!r}; choose from {', '.join(CLI_OPTIONS)}.")
     options = f" {CLI_OPTIONS[kind]}" if CLI_OPTIONS[kind] else ""
+    options += " --split-punct" if split_punct else ""
     return f"subtok train {kind} --corpus {corpus_name} --vocab-size {vocab_size}{options}"
 
 

@@ -111,3 +111,10 @@ def test_the_page_names_every_marked_language():
     # hug-pug has only the letters h u g p n b s: every other script is unknown to BPE
     for language in ("Russian", "Chinese", "Arabic", "Hindi"):
         assert language in said
+
+
+def test_the_page_says_its_bpe_marker_and_the_command_that_trains_it():
+    at = compare_page("bpe,unigram")
+    said = " ".join(c.value for c in at.caption)
+    assert "marks the start of each word with ▁" in said
+    assert "subtok train bpe --corpus toy:hug-pug --vocab-size 14 --marker sow" in said
