@@ -30,3 +30,38 @@ def test_no_request_leaves_the_machine(page: Page, app_url: str, path: str):
     page.wait_for_timeout(1500)  # the favicon is asked for after the first paint
     outside = sorted({h for h in hosts if h and h not in LOOPBACK})
     assert not outside, outside
+
+
+COMPARE = "/compare?corpus=toy:hug-pug&size=14&tok=bpe,wordpiece,unigram,cl100k_base,mistral-v1"
+CUT = """charts => charts.flatMap(chart => {
+    const box = chart.getBoundingClientRect();
+    return [...chart.querySelectorAll('svg text')]
+        .filter(t => t.getBoundingClientRect().width > 0)
+        .filter(t => t.getBoundingClientRect().right > box.right + 1)
+        .map(t => t.textContent);
+})"""
+LABELS = """charts => charts.map(chart => [...chart.querySelectorAll('.role-legend-label text')]
+    .map(t => t.textContent))"""
+
+
+def test_compare_charts_fit_a_phone(page: Page, app_url: str):
+    """At 390 px every word of Compare's charts is drawn inside the chart: before, a legend
+    in rows of three was wider than the phone, and Vega cut the chart's right side (legend
+    entries, the last language, the last value) off."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(app_url + COMPARE)
+    settle(page)
+    page.wait_for_timeout(2000)
+    settle(page)
+    charts = page.locator(".vega-embed")
+    expect(charts.nth(8)).to_be_attached(timeout=60_000)
+    for i in range(charts.count()):  # vega draws a chart once it is on screen
+        charts.nth(i).scroll_into_view_if_needed()
+    page.wait_for_timeout(1000)
+    assert charts.count() >= 9
+    assert charts.evaluate_all(CUT) == []
+    legends = [names for names in charts.evaluate_all(LABELS) if names]
+    assert len(legends) >= 7  # every chart but the one naming tokenizers on its axis
+    full = [names for names in legends if len(names) == 5]  # all five chosen tokenizers
+    assert len(full) >= 6, legends
+    assert all("cl100k_base (GPT-4)" in names for names in full)

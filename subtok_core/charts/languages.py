@@ -19,7 +19,7 @@ import altair as alt
 import pandas as pd
 
 from ..languages import mostly_unknown
-from .compare import BAR_HEIGHT, _color, tip
+from .compare import BAR_HEIGHT, _color, narrow, tip
 from .lessons import _style
 
 HOW_TO_READ = (
@@ -29,6 +29,11 @@ HOW_TO_READ = (
     "mostly unknown tokens: it counts text the tokenizer lost, not what the language costs."
 )
 UNKNOWN_MARK = "[UNK]"
+# six names side by side on a projector; slanted on a phone, where they would overlap and
+# Vega would drop every other one
+LANGUAGE_AXIS = alt.Axis(
+    labelAngle=narrow(-40, 0), labelAlign=narrow("'right'", "'center'"), labelOverlap=False
+)
 
 
 def premium_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.LayerChart:
@@ -41,7 +46,7 @@ def premium_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.L
         alt.Chart(df)
         .mark_bar()
         .encode(
-            x=alt.X("language:N", sort=order, title=None, axis=alt.Axis(labelAngle=0)),
+            x=alt.X("language:N", sort=order, title=None, axis=LANGUAGE_AXIS),
             xOffset=alt.XOffset("tokenizer:N", scale=alt.Scale(domain=scale.domain)),
             y=alt.Y("premium:Q", title="tokens relative to English"),
             color=color,
@@ -51,8 +56,8 @@ def premium_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.L
     )  # fmt: skip
     one = alt.Chart(pd.DataFrame({"one": [1.0]})).mark_rule(color="#444", strokeDash=[4, 3])
     lost = alt.Chart(mostly_unknown(df)).mark_text(
-        angle=270, align="left", baseline="middle", dx=4, fontSize=12, fontWeight="bold"
-    )
+        angle=270, align="left", baseline="middle", dx=4, fontSize=narrow(9, 12)
+    )  # a phone's bars are some 8 px wide: a smaller word, or they run into each other
     lost = lost.encode(
         x=alt.X("language:N", sort=order),
         xOffset=alt.XOffset("tokenizer:N", scale=alt.Scale(domain=scale.domain)),
