@@ -44,6 +44,8 @@ def narrow(phone: object, wide: object) -> alt.ExprRef:
     {'expr': 'containerSize()[0] < 560 ? 2 : 3'}
     """
     return alt.ExprRef(f"containerSize()[0] < {NARROW} ? {phone} : {wide}")
+
+
 SHARE = ".1%"
 
 HOW_TO_READ = {
