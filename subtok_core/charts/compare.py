@@ -132,11 +132,14 @@ def _color(df: pd.DataFrame, names: Sequence[str] | None, field: str = "tokenize
     """The color channel of the tokenizers in `df`, and its scale (for dashes and order)."""
     shown = list(dict.fromkeys(df[field]))
     scale = tokenizer_colors(names or shown, shown)
-    # below the chart, in rows of three; on a phone, where three would be wider than the
-    # screen and cut off, two short names a row or one long one: names are never cut
-    longest = max((len(str(n)) for n in shown), default=0)
-    columns = narrow(min(2 if longest <= 12 else 1, len(shown)), min(3, len(shown)))
-    legend = alt.Legend(title=None, orient="bottom", columns=columns, labelLimit=240)
+    # below the chart, in rows of three; on a phone or in a half column, where three would
+    # be wider than the chart and cut off, in rows of two in a smaller font (one row of
+    # five names would take the chart's height): names are never cut
+    columns = narrow(min(2, len(shown)), min(3, len(shown)))
+    legend = alt.Legend(
+        title=None, orient="bottom", columns=columns, labelLimit=240,
+        labelFontSize=narrow(12, FONT_SIZE), symbolSize=narrow(70, 100),
+    )  # fmt: skip
     return alt.Color(f"{field}:N", scale=scale, legend=legend), scale
 
 
