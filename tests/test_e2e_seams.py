@@ -18,7 +18,9 @@ def settle(page: Page) -> None:
     page.wait_for_selector(IDLE, timeout=120_000)
 
 
-@pytest.mark.parametrize("path", ["/", "/bpe?corpus=toy:cat-bat", "/notes"])
+@pytest.mark.parametrize(
+    "path", ["/", "/bpe?corpus=toy:cat-bat", "/notes", "/compare?corpus=toy:hug-pug&size=14"]
+)
 def test_no_request_leaves_the_machine(page: Page, app_url: str, path: str):
     """The favicon (and everything else a page loads) comes from the app's own server:
     a class offline, or behind a firewall, loses nothing."""
