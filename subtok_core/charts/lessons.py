@@ -268,7 +268,14 @@ def removal_chart(df: pd.DataFrame, top: int = 20) -> alt.LayerChart:
     values = base.mark_text(align="left", dx=8, fontSize=FONT_SIZE).encode(
         text=alt.Text("increase:Q", format="+.3f")
     )
-    return _style(alt.layer(bars, dots, values).properties(height=alt.Step(30)))
+    pruned = shown[shown["status"] == "pruned"]
+    description = (
+        f"Loss increase if removed, for {len(shown)} pieces; pruned: "
+        + ", ".join(f"{r.piece} +{r.increase:.3f}" for r in pruned.itertuples())
+        + f"; the largest increase shown: +{widest:.3f}."
+    )
+    layers = alt.layer(bars, dots, values)
+    return _style(layers.properties(height=alt.Step(30), description=description))
 
 
 def _status_shape() -> alt.Shape:
