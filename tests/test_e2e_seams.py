@@ -67,3 +67,19 @@ def test_compare_charts_fit_a_phone(page: Page, app_url: str):
     full = [names for names in legends if len(names) == 5]  # all five chosen tokenizers
     assert len(full) >= 6, legends
     assert all("cl100k_base (GPT-4)" in names for names in full)
+
+
+def test_select_all_takes_the_first_six_tokenizers(page: Page, app_url: str):
+    """Streamlit's "Select all" in the tokenizer box: six chosen, not seven and an error."""
+    page.goto(app_url + "/compare?corpus=toy:hug-pug&size=14&tok=bpe,unigram")
+    settle(page)
+    box = page.locator(".st-key-compare_tok")
+    expect(box).to_be_visible(timeout=60_000)
+    box.get_by_role("combobox").click()
+    page.get_by_role("option", name="Select all").click()
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(1000)
+    settle(page)
+    tags = box.locator("[data-tag]")
+    expect(tags).to_have_count(6, timeout=30_000)
+    assert page.locator("[data-testid='stAlertContentError']").count() == 0
