@@ -363,7 +363,7 @@ def marker_note(name: str, size: int, kinds) -> None:
     would cut differently there."""
     if "bpe" not in kinds:
         return
-    said = "Its BPE marks the start of each word with ▁ (as SentencePiece and Unigram do)"
+    said = "BPE here marks the start of each word with ▁ (as SentencePiece and Unigram do)"
     if w.is_sample(name) or corpus.is_toy(name):
         command = compare.cli_command("bpe", name, size, w.punct_on(PAGE))
         said += f"; the same BPE on the command line: `{command}`"
