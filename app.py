@@ -1,15 +1,18 @@
 """subtok: the frame. Page config, navigation over lessons/, the shared sidebar, and the
 guard every page runs inside (lessons/_guard.py)."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from lessons import _present
 from lessons import _widgets as w
 from lessons._guard import guarded
 
-st.set_page_config(
-    page_title="subtok: subword tokenization lab", page_icon=":material/text_fields:", layout="wide"
-)
+# the favicon is a file of ours: a material icon or an emoji as page_icon is fetched from
+# the internet by the browser, which a classroom offline or behind a firewall cannot reach
+FAVICON = str(Path(__file__).parent / "data" / "favicon.png")
+st.set_page_config(page_title="subtok: subword tokenization lab", page_icon=FAVICON, layout="wide")
 
 LESSONS = [
     st.Page("lessons/home.py", title="Home", icon=":material/home:", default=True),

@@ -224,16 +224,38 @@ def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -
     wide = table.pivot(index="language", columns="tokenizer", values="premium")
     wide = wide.loc[list(languages.NAMES.values()), [labels[k] for k in kinds]]
     st.dataframe(wide.style.format("{:.2f}"))
+    premium_unknown_note(table)
+
+
+def premium_unknown_note(table: pd.DataFrame) -> None:
+    """Name every tokenizer and language the chart marks [UNK] (mostly unknown tokens),
+    or else the one with the most unknown tokens, and why a premium there means little."""
     unknown = table[table["unknown"] > 0]
-    if not unknown.empty:
+    if unknown.empty:
+        return
+    marked = languages.mostly_unknown(table)
+    why = (
+        "a tokenizer trained here has only the characters of its training corpus, so a "
+        "script it never saw costs a token per character (or per word) and keeps nothing "
+        "of the text. The real tokenizers fall back to bytes instead and never lose a "
+        "character."
+    )
+    if marked.empty:
         worst = unknown.loc[unknown["unknown"].idxmax()]
         st.info(
             f"{worst['tokenizer']} writes {worst['unknown']} of its {worst['tokens']} tokens "
-            f"for {worst['language']} as an unknown token: a tokenizer trained here has only "
-            "the characters of its training corpus, so a script it never saw costs a token "
-            "per character (or per word) and keeps nothing of the text. The real tokenizers "
-            "fall back to bytes instead and never lose a character."
+            f"for {worst['language']} as an unknown token: {why}"
         )
+        return
+    said = "; ".join(
+        f"{name} on "
+        + ", ".join(f"{r.language} ({r.unknown} of {r.tokens} tokens)" for r in rows.itertuples())
+        for name, rows in marked.groupby("tokenizer", sort=False)
+    )
+    st.info(
+        f"Marked [UNK] on the chart, where most tokens are unknown tokens: {said}. Their "
+        f"premium counts lost text, not what the language costs: {why}"
+    )
 
 
 def export_panel(models: dict, prints: dict, labels: dict) -> None:

@@ -42,18 +42,18 @@ def label(kind: str) -> str:
 
 
 def kinds_from_url() -> list[str]:
-    """?tok=bpe,unigram -> the tokenizers chosen (all three when the URL has none, and, with
-    a warning, when it names one this session cannot use or too few or too many)."""
+    """?tok=bpe,unigram -> the tokenizers chosen (all three trained ones when the URL has
+    none). Every name this session can use is kept; the others are left out with a
+    warning, and the trained ones fill in when fewer than two are left."""
     text = w.url_text("tok", w.widget_key(PAGE, "tok"))
     if text is None:
         return list(compare.KINDS)
-    try:
-        return list(compare.parse_kinds(text, known_kinds()))
-    except ValueError as err:
-        used = ",".join(compare.KINDS)
-        w.url_warning("tok", text, "empty" if not text.strip() else str(err), used)
+    kinds, why = compare.read_kinds(text, known_kinds())
+    used = ",".join(kinds)
+    if why or not text.strip():
+        w.url_warning("tok", text, why or "empty", used)
         st.query_params["tok"] = used
-        return list(compare.KINDS)
+    return list(kinds)
 
 
 def store_kinds() -> None:
@@ -75,6 +75,7 @@ def controls():
         format_func=label,
         key=w.widget_key(PAGE, "tok"),
         on_change=store_kinds,
+        max_selections=compare.MAX_KINDS,  # "Select all" then takes the first six
         help="Trained here on the corpus below, or pretrained: GPT-4's cl100k_base, "
         "Mistral's SentencePiece v1/v3 and Tekken, read from files installed packages ship.",
     )
@@ -290,7 +291,7 @@ def charts(models: dict, prints: dict, measured: tuple, names: list[str]) -> dic
         with left if number % 2 == 0 else right:
             build = lambda builder=builder, table=table: builder(table, names=names)  # noqa: E731
             chart(title, key, build, table, read, run)
-    pair_panel(models, toks, keys)
+    pair_panel(models, toks, keys, names)
     return per  # label -> its measures, for the 002 view below
 
 
@@ -364,8 +365,9 @@ def compared(fingerprint: str, _models: tuple, _toks: tuple, names: tuple[str, s
     return metrics.readable(both.table), metrics.frequency_diff(*_toks)
 
 
-def pair_panel(models: dict, toks: dict, keys: dict) -> None:
-    """The first tokenizer against another one: vocabulary overlap, frequency shifts."""
+def pair_panel(models: dict, toks: dict, keys: dict, names: list[str]) -> None:
+    """The first tokenizer against another one: vocabulary overlap, frequency shifts,
+    each tokenizer in its colour of every other chart (`names`)."""
     first, *others = models
     a = label(first)
     other = st.selectbox(
@@ -374,7 +376,7 @@ def pair_panel(models: dict, toks: dict, keys: dict) -> None:
     b = label(other)
     st.subheader(f"{a} against {b}")
     pair = (first, other)
-    run = w.fingerprint(keys[first], keys[other])
+    run = w.fingerprint(keys[first], keys[other], *names)  # the models, the colours
     both, diff = compared(run, tuple(models[k] for k in pair), tuple(toks[k] for k in pair), (a, b))
     share = metrics.COLUMN_NAMES["word_initial_share"]
     st.dataframe(
@@ -392,9 +394,23 @@ def pair_panel(models: dict, toks: dict, keys: dict) -> None:
             else ""
         )
     )
+    diff = diff.assign(more_in=diff["more_in"].map({first: a, other: b}))  # kind -> label
     title = f"Tokens whose frequency differs most ({a} vs {b})"
-    build = lambda: viz_compare.frequency_diff_chart(diff)  # noqa: E731
+    build = lambda: viz_compare.frequency_diff_chart(diff, names=names)  # noqa: E731
     chart(title, "diff", build, diff, "frequency_diff", run)
+
+
+def marker_note(name: str, size: int, kinds) -> None:
+    """Which marker this page's BPE uses, and the command that trains the same BPE: the
+    command line's BPE marks no word boundary unless asked, so the same corpus and size
+    would cut differently there."""
+    if "bpe" not in kinds:
+        return
+    said = "BPE here marks the start of each word with ▁ (as SentencePiece and Unigram do)"
+    if w.is_sample(name) or corpus.is_toy(name):
+        command = compare.cli_command("bpe", name, size, w.punct_on(PAGE))
+        said += f"; the same BPE on the command line: `{command}`"
+    st.caption(said + ". `subtok train bpe` marks no word boundary unless asked (`--marker`).")
 
 
 def pretrained_note(models: dict) -> None:
@@ -458,6 +474,7 @@ if "sage" in kinds:
     )
 else:
     st.caption("Train a vocabulary on the SaGe page and it can join this comparison.")
+marker_note(name, size, kinds)
 # hashed once per run, a real sample's once per server
 corpus_print = w.sample_print(name, w.punct_on(PAGE)) if w.is_sample(name) else w.fingerprint(wc)
 try:

@@ -74,6 +74,14 @@ LESSONS = [
         "each merge; predict the next merge; replay the merges to encode a new word.",
     ),
     (
+        "lessons/bytebpe.py",
+        "Byte-level BPE",
+        ":material/memory:",
+        "BPE as GPT models run it: a regular expression cuts the text into chunks, then "
+        "BPE merges their UTF-8 bytes, step by step. Encode by replaying the merges rank "
+        "by rank, with your own merges or GPT-4's cl100k_base.",
+    ),
+    (
         "lessons/wordpiece.py",
         "WordPiece",
         ":material/percent:",
@@ -118,12 +126,22 @@ LESSONS = [
         "lab's trainer, the pair counts at that step, and why: a tie, overlapping pairs, "
         "pairs across boundaries, counts not updated, special tokens, the pre-split or the "
         "marker. Exercise corpora for each cause, with answer keys.",
+    ),
+    (
         "lessons/vocab.py",
         "Inside a vocabulary",
         ":material/dictionary:",
         "Open any token of GPT-4's, Mistral's or your own vocabulary: its bytes, the merges "
         "that build it, and whether any text can produce it. Sort whole vocabularies into "
         "special, partial, unreachable and unused tokens, and see a chat as its tokens.",
+    ),
+    (
+        "lessons/notes.py",
+        "Notes on the material",
+        ":material/rule:",
+        "The slips of the course material, each beside the number this app computes: a "
+        "rounding, a miscount, a sign turned around, a tie that is no tie. Every note says "
+        "why the two differ and opens the lesson at the spot.",
     ),
 ]
 

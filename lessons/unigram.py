@@ -512,9 +512,8 @@ def removal_panel(trace, step) -> None:
         rounded = notes.removal_caption(st.session_state.get("corpus", ""), step, base_of(trace))
         if rounded:
             st.caption(rounded)
-    if frame["increase"].max() > 0:
-        cached.altair(viz.removal_chart(frame))
-    else:
+    cached.altair(viz.removal_chart(frame))  # drawn at +0.000 too: a dot and its value
+    if not frame["increase"].max() > 0:
         st.caption(
             "Every removal leaves the loss as it is: each word has another segmentation "
             "that is just as probable."

@@ -9,7 +9,7 @@ algorithm of the registry is a ``subtok train NAME`` command with its own option
   #  pair        new symbol  count  ties
   1  a + t       at             20
   2  a + g       ag             16
-Reached the 2 merges asked for. Vocabulary: 8 symbols.
+Reached the 2 merges asked for. Vocabulary: 8 symbols; marker: none.
 0
 
 Errors (a bad corpus name, a vocab size below the alphabet, a missing model file) print
@@ -87,7 +87,10 @@ def _add_encode(commands) -> None:
     encode.add_argument(
         "--json",
         action="store_true",
-        help='print {"tokens": [{"text", "id", "start", "end"}, ...]} (character offsets)',
+        help='print {"tokens": [{"text", "id", "start", "end"}, ...]} (character offsets); '
+        "the unknown token [UNK] has the id after the vocabulary's last piece (its own "
+        "place if the vocabulary holds it), the id `subtok export` gives it in "
+        "tokenizer.json",
     )
     encode.add_argument("--replay", action="store_true", help=bytebpe_cli.REPLAY_HELP)
     regularize_cli.add(encode)  # --dropout, --nbest, --alpha, --samples, --seed
@@ -120,11 +123,32 @@ def _run_train(args: argparse.Namespace) -> None:
         export.save_model(model, args.out)
     if args.json:  # bytebpe writes its steps in its --byte-display
         print(getattr(algo.cli, "trace_json", export.trace_to_json)(trace, full=args.full))
-    else:
+        return _saved(args.out)
+    if not args.out:  # with --out the model is in the file: the table would be ~1,900 lines
         print(algo.cli.table(trace))
-        print(f"{trace.stop_reason} Vocabulary: {len(model.vocab)} symbols.")
-    if args.out:  # on stderr, so that --json output stays valid JSON
-        print(f"Saved the model to {args.out}.", file=sys.stderr)
+    print(_summary(trace, model, getattr(args, "marker", None)))
+    _saved(args.out)
+
+
+def _summary(trace, model, marker: str | None) -> str:
+    """The line after the table: why training stopped, the size, and the word marker
+    (BPE's default is none; the Compare page trains its BPE with sow, ▁).
+
+    >>> from types import SimpleNamespace as Fake
+    >>> _summary(Fake(stop_reason="Done."), Fake(vocab=("a", "b")), "sow")
+    'Done. Vocabulary: 2 symbols; marker: sow (▁).'
+    """
+    said = f"; marker: {marker}{MARKER_SIGNS.get(marker, '')}" if marker else ""
+    return f"{trace.stop_reason} Vocabulary: {len(model.vocab)} symbols{said}."
+
+
+MARKER_SIGNS = {"sow": " (▁)", "eow": " (</w>)", "suffix": " (</w>)"}
+
+
+def _saved(out: str | None) -> None:
+    """Say where the model went: on stderr, so that --json output stays valid JSON."""
+    if out:
+        print(f"Saved the model to {out}.", file=sys.stderr)
 
 
 def _run_encode(args: argparse.Namespace) -> None:

@@ -27,7 +27,7 @@ from .corpus import WordCounts
 from .measure.tokenized import BYTES_SHOWN, Tokenized, tokenize_with
 from .pretrained import LABELS as PRETRAINED_LABELS
 from .pretrained import Pretrained
-from .records import Encoded, Progress
+from .records import UNK, Encoded, Progress
 
 KINDS = tuple(name for name, algo in registry.ALGORITHMS.items() if algo.for_compare)
 PRETRAINED = tuple(registry.PRETRAINED)
@@ -52,12 +52,75 @@ def parse_kinds(text: str, known: tuple[str, ...] = KINDS + PRETRAINED) -> tuple
     return kinds
 
 
+def read_kinds(
+    text: str, known: tuple[str, ...] = KINDS + PRETRAINED
+) -> tuple[tuple[str, ...], str]:
+    """The tokenizers a link names that can be used, and a sentence on the rest ('' if
+    the link is fine): unknown names are left out, every known one kept (the first
+    MAX_KINDS), and the trained ones added up to MIN_KINDS (all of them if none is left).
+
+    >>> read_kinds("bpe, CL100K_base")
+    (('bpe', 'cl100k_base'), '')
+    >>> read_kinds("bpe,nonsense")[0]
+    ('bpe', 'wordpiece')
+    >>> kinds, why = read_kinds("bpe,hf:mine.json,cl100k_base")
+    >>> kinds, why.split(" this")[0]
+    (('bpe', 'cl100k_base'), "'hf:mine.json' is not a tokenizer")
+    """
+    names = tuple(dict.fromkeys(k.strip().lower() for k in text.split(",") if k.strip()))
+    kinds = [k for k in names if k in known]
+    unknown = [k for k in names if k not in known]
+    said = []
+    if unknown:
+        said.append(_unknown_sentence(unknown, known))
+    if len(kinds) > MAX_KINDS:
+        said.append(f"Compare {MAX_KINDS} at a time: the first {MAX_KINDS} are kept.")
+        kinds = kinds[:MAX_KINDS]
+    if not kinds:
+        kinds = list(KINDS)
+    for kind in KINDS:
+        if len(kinds) >= MIN_KINDS:
+            break
+        if kind not in kinds:
+            kinds.append(kind)
+    return tuple(kinds), " ".join(said)
+
+
+def _unknown_sentence(unknown: list[str], known: tuple[str, ...]) -> str:
+    """Why the page cannot use the tokenizers `unknown` a link names, in one sentence."""
+    quoted = ", ".join(repr(k) for k in unknown)
+    said = f"{quoted} {'is not a tokenizer' if len(unknown) == 1 else 'are no tokenizers'}"
+    if any(k.startswith(("hf:", "upload:")) for k in unknown):
+        why = "an uploaded tokenizer.json stays with the browser session that uploaded it; "
+        return f"{said} this page has: {why}upload it again."
+    if "sage" in unknown:
+        return f"{said} this page has yet: SaGe joins once the SaGe page has trained one."
+    return f"{said} this page has (choose from {', '.join(known)})."
+
+
 def train(kind: str, wc: WordCounts, vocab_size: int, progress: Progress = None):
     """One tokenizer's model, trained on `wc` to `vocab_size` pieces as Compare trains it."""
     if kind not in KINDS:
         raise ValueError(f"Unknown tokenizer {kind!r}; choose from {', '.join(KINDS)}.")
     algo = registry.get(kind)
     return algo.model_at(algo.for_compare(wc, vocab_size, progress))
+
+
+CLI_OPTIONS = {"bpe": "--marker sow", "wordpiece": "", "unigram": "--variant em"}
+
+
+def cli_command(kind: str, corpus_name: str, vocab_size: int, split_punct: bool = False) -> str:
+    """The command line that trains the tokenizer `kind` as Compare trains it (its marker
+    and method written out: `subtok train bpe` marks nothing unless asked).
+
+    >>> cli_command("bpe", "toy:low-lower", 14)
+    'subtok train bpe --corpus toy:low-lower --vocab-size 14 --marker sow'
+    """
+    if kind not in CLI_OPTIONS:
+        raise ValueError(f"Unknown tokenizer {kind!r}; choose from {', '.join(CLI_OPTIONS)}.")
+    options = f" {CLI_OPTIONS[kind]}" if CLI_OPTIONS[kind] else ""
+    options += " --split-punct" if split_punct else ""
+    return f"subtok train {kind} --corpus {corpus_name} --vocab-size {vocab_size}{options}"
 
 
 def encode_corpus(model, lines, name: str, report: Progress = None) -> Tokenized:
@@ -73,7 +136,18 @@ def encode(model, text: str) -> Encoded:
         return model.encode(text)
     spans = registry.of_model(model).segment(model, text).tokens
     index = {piece: i for i, piece in enumerate(model.vocab)}
-    return Encoded(tuple(spans), tuple(index.get(s.text, -1) for s in spans))
+    unknown = unknown_id(model.vocab)
+    return Encoded(tuple(spans), tuple(index.get(s.text, unknown) for s in spans))
+
+
+def unknown_id(vocab: tuple[str, ...]) -> int:
+    """The id of the unknown token [UNK]: its place in the vocabulary if it is a piece,
+    else the id right after the last piece, which the exported tokenizer.json gives it.
+
+    >>> unknown_id(("a", "b", "ab")), unknown_id(("[UNK]", "a"))
+    (3, 0)
+    """
+    return vocab.index(UNK) if UNK in vocab else len(vocab)
 
 
 def byte_pieces(encoded: Encoded, text: str) -> set[int]:

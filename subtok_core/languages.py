@@ -83,3 +83,16 @@ def premium(
             for code, (tokens, unknown, chars) in counts.items()
         ]  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def mostly_unknown(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a premium table where more than half of the tokens are unknown tokens:
+    there the premium counts lost text, not the cost of a language (a tokenizer trained
+    on English writes most Chinese characters as [UNK], one token each, and looks cheap).
+
+    >>> df = pd.DataFrame({"tokenizer": ["BPE", "BPE", "X"], "language": ["Chinese"] * 3,
+    ...                    "tokens": [43, 10, 5], "unknown": [40, 5, 0]})
+    >>> mostly_unknown(df)["tokens"].tolist()
+    [43]
+    """
+    return table[table["unknown"] * 2 > table["tokens"]]

@@ -69,7 +69,8 @@ class SegmentTrace:
 @dataclass(frozen=True, slots=True)
 class Encoded:
     """A text encoded by one tokenizer: its tokens as spans and their vocabulary ids
-    (-1 for a token outside the vocabulary, such as [UNK])."""
+    ([UNK] outside a trained vocabulary: the id after its last piece, compare.unknown_id).
+    """
 
     spans: tuple[Span, ...]
     ids: tuple[int, ...]

@@ -15,6 +15,7 @@ equally probable one (bug -> b ug).
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 import pytest
@@ -71,8 +72,9 @@ def test_every_quote_stands_on_the_line_the_note_gives(item):
     assert item.cause.endswith(".") and item.title and item.where
 
 
-def test_the_notes_have_distinct_ids_and_the_issue_s_eight_entries():
-    assert len({n.id for n in NOTES}) == len(NOTES) == 8
+def test_the_notes_have_distinct_ids_and_the_issues_nine_entries():
+    # eight from the first notes issue, the WordPiece tie of issue 25
+    assert len({n.id for n in NOTES}) == len(NOTES) == 9
 
 
 # --- 001: rounding ----------------------------------------------------------------------------
@@ -152,6 +154,26 @@ def test_the_hugging_face_p_u_g_slip_is_5_over_210_and_004_prints_the_right_valu
     lines = seed_lines("004_39df60022dd20ca2.txt")
     assert "huggingface.co/course/chapter6/7" in lines[83]
     assert f"{float(pug):.9f}" == figure("hf-pug", "P(p, u, g) in 004").printed
+
+
+def test_the_hugging_face_wordpiece_tie_is_2_over_45_against_1_over_15():
+    """By hand from 004's corpus (line 85): after (##g, ##s) and (h, ##u), hug is hu ##g,
+    pug p ##u ##g, hugs hu ##gs; count(a b) / (count(a) x count(b)), 004 line 67."""
+    line = seed_lines("004_39df60022dd20ca2.txt")[84]
+    counts = {w: int(c) for w, c in re.findall(r'\("(\w+)", (\d+)\)', line)}
+    assert counts == {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    hu = counts["hug"] + counts["hugs"]
+    g = counts["hug"] + counts["pug"]  # ##g: the g of hugs went into ##gs
+    gs = counts["hugs"]
+    u = counts["pug"] + counts["pun"] + counts["bun"]
+    assert figure("hf-wordpiece-tie", "(hu, ##g)").value == Fraction(counts["hug"], hu * g)
+    assert figure("hf-wordpiece-tie", "(hu, ##g)").value == Fraction(2, 45)
+    assert figure("hf-wordpiece-tie", "(hu, ##gs)").value == Fraction(gs, hu * gs)
+    assert figure("hf-wordpiece-tie", "(hu, ##gs)").value == Fraction(1, 15)
+    assert figure("hf-wordpiece-tie", "(##u, ##g)").value == Fraction(counts["pug"], u * g)
+    # the course's 1/15 and 1/21, as the page prints them
+    assert [f.printed for f in note("hf-wordpiece-tie").figures[1:]] == ["1/15", "1/15", "1/21"]
+    assert note("hf-wordpiece-tie").link == "/wordpiece?corpus=toy:hug-pug&step=3"
 
 
 def test_rounding_caption_names_001_only_on_its_own_corpus():

@@ -177,7 +177,12 @@ def test_001_notes_say_what_each_step_did(run_bug):
     assert e1.startswith("E-step: P(piece) = frequency / 155 over 13 pieces;")
     assert e1.endswith("loss 66.109.")
     assert m1.endswith("smallest increase: ru (+0.000), tied with un, bu, ug, fu, su.")
-    assert prune == "Pruned ru (smallest increase of the loss); the next E-step re-estimates P."
+    # 001's first round: all six removals cost +0.000 (m1), so the seed's order chose ru
+    assert prune == (
+        "Pruned ru (smallest increase of the loss); 5 other pieces tie with them at +0.000 "
+        "(un, bu, ug, fu, su), and the order of the seed chose which go first; the next "
+        "E-step re-estimates P."
+    )
     assert e2.startswith("E-step: P(piece) = frequency / 152 over 12 pieces;")
 
 

@@ -100,12 +100,15 @@ def test_every_chart_colors_the_same_names_alike(specs):
             assert scale == (NAMES[:2], expected[1][:2])
         else:
             assert scale == expected, name
-    for spec in specs.values():
+    for name, spec in specs.items():
         assert spec["config"]["axis"]["labelFontSize"] == FONT_SIZE
         legend = next(
             p["encoding"]["color"]["legend"] for p in layers(spec) if "color" in p["encoding"]
         )
-        assert legend["orient"] == "bottom"
+        if name == "efficiency":  # its axis names the tokenizers: no legend (issue 25)
+            assert legend is None
+        else:
+            assert legend["orient"] == "bottom"
 
 
 def test_a_chart_showing_fewer_tokenizers_keeps_their_colors():

@@ -107,7 +107,11 @@ def test_the_textbook_variant_calls_the_removal_losses_pruning_not_an_m_step():
     assert "Pruning: the loss without each of 6 pieces" in infos(at)
     assert not any("M-step" in s for s in said)
     specs = [json.loads(e.proto.spec) for e in at.get("vega_lite_chart")]
-    loss = next(s for s in specs if "loss" in json.dumps(s["layer"][0]["encoding"]))
+    loss = next(
+        s
+        for s in specs
+        if "loss" in json.dumps(s["layer"][0]["encoding"]) and "increase" not in json.dumps(s)
+    )  # the loss curve, not the chart of the loss increases (also layered since issue 25)
     kinds = loss["layer"][1]["encoding"]["color"]["scale"]["domain"]
     assert kinds == ["E-step", "removal losses", "prune"]  # the legend of the loss curve
     em = open_page("lessons/unigram.py", corpus="toy:hug-pug", variant="em", step="2")

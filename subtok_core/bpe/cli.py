@@ -27,8 +27,10 @@ source = load_words  # what it trains on: the word counts of --corpus
 def add(cmd) -> None:
     add_merge_options(cmd)
     cmd.add_argument(
-        "--marker", choices=MARKERS, default="none", help="word-boundary marker (default: none)"
-    )
+        "--marker", choices=MARKERS, default="none",
+        help="word-boundary marker (default: none, as the course's first BPE examples; the "
+        "Compare page trains its BPE with sow, ▁ before each word, as SentencePiece)",
+    )  # fmt: skip
 
 
 def params(args) -> dict:

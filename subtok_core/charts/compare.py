@@ -32,6 +32,20 @@ KNOWN_COLORS = {"BPE": "#1f77b4", "WordPiece": "#ff7f0e", "Unigram": "#2ca02c", 
 OTHER_COLORS = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 DASHES = ([1, 0], [8, 4], [2, 3], [8, 3, 2, 3], [12, 3], [4, 4], [1, 4], [12, 3, 2, 3, 2, 3])
 BAR_HEIGHT, LINE_HEIGHT = 320, 340
+NARROW = 560  # px: a chart this narrow (a phone, a half column) takes its phone layout
+
+
+def narrow(phone: object, wide: object) -> alt.ExprRef:
+    """A chart property that depends on the width of the chart's place on the page: the
+    browser decides it as it draws (Vega's containerSize), so one spec fits a projector
+    and a phone. Strings are given quoted: narrow("'right'", "'center'").
+
+    >>> narrow(2, 3).to_dict()
+    {'expr': 'containerSize()[0] < 560 ? 2 : 3'}
+    """
+    return alt.ExprRef(f"containerSize()[0] < {NARROW} ? {phone} : {wide}")
+
+
 SHARE = ".1%"
 
 HOW_TO_READ = {
@@ -118,8 +132,14 @@ def _color(df: pd.DataFrame, names: Sequence[str] | None, field: str = "tokenize
     """The color channel of the tokenizers in `df`, and its scale (for dashes and order)."""
     shown = list(dict.fromkeys(df[field]))
     scale = tokenizer_colors(names or shown, shown)
-    # below the chart, in rows of three: long names (Tekken (Mistral)) are never cut
-    legend = alt.Legend(title=None, orient="bottom", columns=min(3, len(shown)), labelLimit=240)
+    # below the chart, in rows of three; on a phone or in a half column, where three would
+    # be wider than the chart and cut off, in rows of two in a smaller font (one row of
+    # five names would take the chart's height): names are never cut
+    columns = narrow(min(2, len(shown)), min(3, len(shown)))
+    legend = alt.Legend(
+        title=None, orient="bottom", columns=columns, labelLimit=240,
+        labelFontSize=narrow(12, FONT_SIZE), symbolSize=narrow(70, 100),
+    )  # fmt: skip
     return alt.Color(f"{field}:N", scale=scale, legend=legend), scale
 
 
@@ -280,13 +300,15 @@ def efficiency_chart(
         raise ValueError(f"Draw one of {', '.join(EFFICIENCY_TITLES)}; got {value!r}.")
     title, fmt = EFFICIENCY_TITLES[value]
     color, scale = _color(df, names)
+    room = float(df[value].max()) * 1.25 if len(df) else 1.0  # the last value's label fits
     base = alt.Chart(df).encode(
         y=alt.Y("tokenizer:N", sort=scale.domain, title=None, axis=alt.Axis(labelLimit=240)),
-        x=alt.X(f"{value}:Q", title=title),
+        x=alt.X(f"{value}:Q", title=title, scale=alt.Scale(domain=[0, room], nice=False)),
         tooltip=["tokenizer:N", *(alt.Tooltip(f"{c}:Q", title=t, format=f)
                                   for c, (t, f) in EFFICIENCY_TITLES.items())],
     )  # fmt: skip
-    bars = base.mark_bar().encode(color=color)
+    # the names stand on the axis: no legend, which on a phone is wider than the chart
+    bars = base.mark_bar().encode(color=color.legend(None))
     text = base.mark_text(align="left", dx=6, fontSize=FONT_SIZE).encode(
         text=alt.Text(f"{value}:Q", format=fmt)
     )

@@ -229,14 +229,17 @@ def _lattice_layout(top: int, show_posterior: bool, log_label: str) -> alt.Layer
     return _style(alt.layer(bars, text).properties(height=alt.Step(28)))
 
 
-def removal_chart(df: pd.DataFrame, top: int = 20) -> alt.Chart:
+def removal_chart(df: pd.DataFrame, top: int = 20) -> alt.LayerChart:
     """How much the loss would rise without each piece (smallest first); pruned pieces red.
+    Each bar ends in a dot and its value, so a piece whose removal costs nothing (+0.000,
+    no bar at all) is still drawn and read, and the axis keeps a width when every value is
+    0 (toy:low-lower's first round).
 
     `df` has columns piece, increase, status ("pruned" or "").
 
     >>> df = pd.DataFrame({"piece": ["bu", "ru"], "increase": [0.0, 1.86],
     ...                    "status": ["pruned", ""]})
-    >>> removal_chart(df).to_dict()["encoding"]["x"]["field"]
+    >>> removal_chart(df).to_dict()["layer"][0]["encoding"]["x"]["field"]
     'increase'
     """
     shown = df.head(top).assign(status=lambda d: d["status"].replace("", "kept"))
@@ -245,19 +248,40 @@ def removal_chart(df: pd.DataFrame, top: int = 20) -> alt.Chart:
         scale=alt.Scale(domain=["pruned", "kept"], range=[HIGHLIGHT, BASE]),
         legend=alt.Legend(title=None, orient="bottom"),
     )
-    chart = (
-        alt.Chart(shown)
-        .mark_bar()
-        .encode(
-            y=alt.Y("piece:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False)),
-            x=alt.X("increase:Q", title="loss increase if removed"),
-            color=color,
-            tooltip=[
-                alt.Tooltip("piece:N"),
-                alt.Tooltip("increase:Q", format=".4f"),
-                alt.Tooltip("status:N"),
-            ],
-        )
-        .properties(height=alt.Step(30))
+    widest = float(shown["increase"].max()) if len(shown) else 0.0
+    x = alt.X(
+        "increase:Q",
+        title="loss increase if removed",
+        scale=alt.Scale(domain=[0, widest * 1.15 if widest > 0 else 1.0]),
     )
-    return _style(chart)
+    base = alt.Chart(shown).encode(
+        y=alt.Y("piece:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False)),
+        x=x,
+        tooltip=[
+            alt.Tooltip("piece:N"),
+            alt.Tooltip("increase:Q", format=".4f"),
+            alt.Tooltip("status:N"),
+        ],
+    )
+    bars = base.mark_bar().encode(color=color)
+    dots = base.mark_point(filled=True, size=60).encode(color=color, shape=_status_shape())
+    values = base.mark_text(align="left", dx=8, fontSize=FONT_SIZE).encode(
+        text=alt.Text("increase:Q", format="+.3f")
+    )
+    pruned = shown[shown["status"] == "pruned"]
+    description = (
+        f"Loss increase if removed, for {len(shown)} pieces; pruned: "
+        + ", ".join(f"{r.piece} +{r.increase:.3f}" for r in pruned.itertuples())
+        + f"; the largest increase shown: +{widest:.3f}."
+    )
+    layers = alt.layer(bars, dots, values)
+    return _style(layers.properties(height=alt.Step(30), description=description))
+
+
+def _status_shape() -> alt.Shape:
+    """Pruned pieces a diamond, kept ones a circle: the status read without its colour."""
+    return alt.Shape(
+        "status:N",
+        scale=alt.Scale(domain=["pruned", "kept"], range=["diamond", "circle"]),
+        legend=alt.Legend(title=None, orient="bottom"),  # merged with the colour's legend
+    )

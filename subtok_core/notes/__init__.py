@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 
-from .blog import eow_note, hf_note
+from .blog import eow_note, hf_note, hf_wordpiece_note
 from .papers import bostrom_sign_note, sage_sign_note
 from .records import Figure, Note
 from .slides import (
@@ -38,6 +38,7 @@ BUILDERS = (
     bostrom_sign_note,
     eow_note,
     hf_note,
+    hf_wordpiece_note,
 )
 
 
@@ -54,7 +55,8 @@ def note(note_id: str) -> Note:
     Traceback (most recent call last):
     ...
     ValueError: There is no note 'typo'; the notes are 001-rounding, 001-removal-table, \
-001-hu, 001-bag-bags, 000-argmin, 002-highest, 004-eow, hf-pug.
+001-hu, 001-bag-bags, 000-argmin, 002-highest, 004-eow, hf-pug, \
+hf-wordpiece-tie.
     """
     for item in all_notes():
         if item.id == note_id:

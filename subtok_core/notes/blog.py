@@ -1,5 +1,6 @@
 """Notes on the 004 blog post ("Subword Tokenization"): its count of `</w>` in the fox
-example, and the Hugging Face course's P(p, u, g), whose hug/pug example 004 quotes.
+example, and two slips of the Hugging Face course, whose hug/pug example 004 quotes: its
+P(p, u, g) (Unigram) and its tie at 1/15 (WordPiece).
 
 >>> eow_note().figures[0].value
 10
@@ -16,6 +17,7 @@ from ..bpe import trace_bpe
 from ..corpus import load
 from ..records import EOW
 from ..unigram.seed import seed_rows
+from ..wordpiece import trace_wordpiece
 from .records import Figure, Note, approx
 
 BLOG = "004_39df60022dd20ca2.txt"
@@ -97,4 +99,64 @@ def hf_note() -> Note:
         f"the right value.",
         "unigram",
         (("corpus", "toy:hug-pug"), ("seed", "strict"), ("base", "e"), ("step", "1")),
+    )
+
+
+def _score(row) -> str:
+    """'10 / (15 × 15) = 2/45': a WordPiece score as the page writes it out."""
+    fraction = row.score_fraction
+    return f"{row.pair_count} / ({row.left_count} × {row.right_count}) = {fraction}"
+
+
+def hf_wordpiece_note() -> Note:
+    """The course's WordPiece example on hug/pug: after (##g, ##s) and (h, ##u) it says
+    (hu, ##g) and (hu, ##gs) tie at 1/15; the third merge's pair table says otherwise."""
+    trace = trace_wordpiece(load("toy:hug-pug"), merges=4)
+    third, fourth = trace.steps[2], trace.steps[3]
+    rows = {(r.left, r.right): r for r in third.pair_table}
+    hug, hugs, ug = rows["hu", "##g"], rows["hu", "##gs"], rows["##u", "##g"]
+    done = ", ".join(f"({a}, {b})" for a, b in (s.pair for s in trace.steps[:2]))
+    formula = r"\frac{\text{freq}(i,j)}{\text{freq}(i) * \text{freq}(j)}"
+    return Note(
+        "hf-wordpiece-tie",
+        "The Hugging Face course's WordPiece tie at 1/15",
+        BLOG,
+        "WordPiece section: the score it quotes; the course's WordPiece example (chapter "
+        "6.6) runs on the hug/pug corpus of line 85, and its text is not among the seeds",
+        (
+            Figure(
+                "the score of a pair (i, j), 004",
+                "freq(i,j) / (freq(i) × freq(j))",
+                "count(ab) / (count(a) × count(b))",
+                None,
+                67,
+                formula,
+            ),
+            Figure(
+                f"(hu, ##g) after {done}, Hugging Face course",
+                "1/15",
+                _score(hug),
+                hug.score_fraction,
+            ),
+            Figure(
+                f"(hu, ##gs) after {done}, Hugging Face course",
+                "1/15",
+                _score(hugs),
+                hugs.score_fraction,
+            ),
+            Figure(
+                "(##u, ##g), 'all the other pairs', Hugging Face course",
+                "1/21",
+                _score(ug),
+                ug.score_fraction,
+            ),
+        ),  # fmt: skip
+        f"After {done}, ##g stands in hug and pug ({hug.right_count} times) and hu in hug "
+        f"and hugs ({hug.left_count} times), so (hu, ##g) scores {hug.score_fraction}, below "
+        f"(hu, ##gs) at {hugs.score_fraction}, which merges alone (merge {third.number}). "
+        f"(hu, ##g) reaches {fourth.score_fraction} only after that merge, when hu is left "
+        f"in hug alone: {fourth.pair_count} / ({fourth.left_count} × {fourth.right_count}) "
+        f"(merge {fourth.number}). The /wordpiece page says so at merge {third.number}.",
+        "wordpiece",
+        (("corpus", "toy:hug-pug"), ("step", str(third.number))),
     )

@@ -10,7 +10,7 @@ from .. import limits
 from ..records import Trace
 from .corpus import sample_sentences
 from .records import CONTROLS, PAPER, SCORE_NAMES, SageSettings
-from .train import steps_needed
+from .train import check_settings, steps_needed
 
 # the command's line in --help, and what --json --full adds to each step
 HELP = "SaGe: prune a big BPE vocabulary by context loss"
@@ -76,6 +76,7 @@ def params(args) -> dict:
     base = PAPER if args.paper else SageSettings()
     chosen = {name: getattr(args, name) for name in FIELDS}
     settings = replace(base, **{k: v for k, v in chosen.items() if v is not None})
+    check_settings(settings, args.control)  # before n x V is computed and printed (n = inf)
     print(
         f"{settings.start_size} -> {settings.vocab_size} pieces in "
         f"{steps_needed(settings)} prune steps",

@@ -132,7 +132,7 @@ class TextbookRun:
             return (choice,), "chosen by you"
         count = max(1, math.floor(len(removal) * self.percent / 100))
         count = min(count, len(self.freq) - self.target)
-        return tuple(p for p, _ in removal[:count]), "smallest increase of the loss"
+        return tuple(p for p, _ in removal[:count]), CHOSEN_BY_LOSS
 
     def _step(self, number, round_no, kind, logp, best, loss, removal=(), removed=(), note=""):
         return UnigramStep(
@@ -165,7 +165,7 @@ class TextbookRun:
             kept = {p: lp for p, lp in logp.items() if p not in removed}
             best = self._best(kept)
             number += 1
-            note = f"Pruned {', '.join(removed)} ({why}); the next E-step re-estimates P."
+            note = _prune_note(removed, why, removal, loss)
             yield self._step(
                 number, round_no, "prune", kept, best, self._loss(best), removal, removed, note
             )
@@ -192,6 +192,9 @@ class TextbookRun:
             )
 
 
+CHOSEN_BY_LOSS = "smallest increase of the loss"
+
+
 def _m_note(removal, loss: float) -> str:
     piece, value = removal[0]
     tied = [p for p, v in removal[1:] if abs(v - value) <= TIE_TOLERANCE]
@@ -200,6 +203,24 @@ def _m_note(removal, loss: float) -> str:
         f"Pruning: the loss without each of {len(removal)} pieces (probabilities not "
         f"renormalized); smallest increase: {piece} (+{value - loss:.3f}){also}."
     )
+
+
+def _prune_note(removed, why: str, removal, loss: float) -> str:
+    """'Pruned lo, ow, we (...)': and, when pieces kept cost the same as the last one
+    pruned, how many tie with it and that the seed's order chose among them."""
+    said = f"Pruned {', '.join(removed)} ({why})"
+    losses = dict(removal)
+    last = losses[removed[-1]]
+    tied = [p for p, v in removal if p not in removed and abs(v - last) <= TIE_TOLERANCE]
+    same = all(abs(losses[p] - last) <= TIE_TOLERANCE for p in removed)
+    if tied and why == CHOSEN_BY_LOSS:
+        shown = ", ".join(tied[:5]) + (", ..." if len(tied) > 5 else "")
+        whom = "them" if same else removed[-1]
+        said += (
+            f"; {len(tied)} other pieces tie with {whom} at +{last - loss:.3f} ({shown}), "
+            "and the order of the seed chose which go first"
+        )
+    return said + "; the next E-step re-estimates P."
 
 
 def _ties(word: str, best_lp: float, logp: dict[str, float]) -> int:
