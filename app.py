@@ -3,7 +3,7 @@ guard every page runs inside (lessons/_guard.py)."""
 
 import streamlit as st
 
-from lessons import _present
+from lessons import _a11y, _present
 from lessons import _widgets as w
 from lessons._guard import guarded
 
@@ -41,4 +41,5 @@ with st.sidebar:
     )
 w.open_view()  # the page's own last view, not the last page's (lessons/_views.py)
 _present.frame()
+_a11y.frame()  # contrast, screen-reader text: lessons/_a11y.py
 guarded(page.run, page.url_path)  # no exception reaches the browser: lessons/_guard.py
