@@ -10,6 +10,7 @@ app, so the student's theme choice is followed without a rerun.
 from __future__ import annotations
 
 import html
+import re
 
 import streamlit as st
 
@@ -35,6 +36,29 @@ CSS = f"""<style>
 def frame() -> None:
     """The shared accessibility CSS (app.py, every run)."""
     st.html(CSS)
+
+
+def plain(text: str) -> str:
+    """Text shown as it is in Streamlit's markdown (a token such as `*` or `_a_` stays).
+
+    >>> plain("(*, a_b) got 2.")
+    '\\(\\*, a\\_b\\) got 2\\.'
+    """
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|~$<>])", r"\\\1", text)
+
+
+def say_under(chart) -> None:
+    """The sentence under a chart: its Vega-Lite description (subtok_core/charts/words.py),
+    the number it shows in words. `chart`: an Altair chart or its spec (a dict)."""
+    said = chart.get("description") if isinstance(chart, dict) else chart.description
+    if isinstance(said, str) and said:
+        st.caption(plain(said))
+
+
+def altair_chart(chart) -> None:
+    """st.altair_chart(chart, width="stretch") and the sentence under it (say_under)."""
+    st.altair_chart(chart, width="stretch")
+    say_under(chart)
 
 
 def chip_label(text: str, count: int | None = None, new: bool = False) -> str:

@@ -18,6 +18,7 @@ import segno
 import streamlit as st
 
 from lessons import _widgets as w
+from lessons._a11y import altair_chart  # the chart and its sentence
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
 
@@ -181,7 +182,7 @@ def live_results(page_name: str, code: str, trace, ask: Callable) -> None:
     answers = "answer" if total == 1 else "answers"
     st.markdown(f"**Round on step {current.step}** ({state}): **{total}** {answers}.")
     if total:
-        st.altair_chart(answers_chart(frame), width="stretch")
+        altair_chart(answers_chart(frame))
         with st.expander("The answers as typed"):
             st.dataframe(frame[["answer", "count"]], hide_index=True)  # plain text, never HTML
     if current.state == "open":

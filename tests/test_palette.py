@@ -75,3 +75,14 @@ def test_the_lesson_chips_draw_the_tested_colours():
     ):  # fmt: skip
         assert color.lower() in css, color
     assert "double" in css.split(".chip.new")[1].split("}")[0]  # its second cue
+
+
+def test_compare_draws_its_tokens_with_the_tested_outline_and_fills():
+    from lessons import _compare_views
+
+    assert palette.TOKEN_OUTLINE in _compare_views.SPAN_CSS
+    assert _compare_views.color_of("low") in palette.TOKEN_FILLS
+    # a byte piece and a disputed cut differ from a plain token by outline style, not colour
+    css = _compare_views.SPAN_CSS
+    assert "dashed" in css.split(".tok.odd")[1].split("}")[0]
+    assert "double" in css.split(".tok.part")[1].split("}")[0]

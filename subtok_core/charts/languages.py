@@ -16,8 +16,10 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
+from . import words
 from .compare import BAR_HEIGHT, _color, tip
 from .lessons import _style
+from .words import described
 
 HOW_TO_READ = (
     "Each group of bars is one language, one bar per tokenizer: how many times as many "
@@ -44,4 +46,6 @@ def premium_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.L
         )
     )  # fmt: skip
     one = alt.Chart(pd.DataFrame({"one": [1.0]})).mark_rule(color="#444", strokeDash=[4, 3])
-    return _style(alt.layer(bars, one.encode(y="one:Q")).properties(height=BAR_HEIGHT))
+    chart = alt.layer(bars, one.encode(y="one:Q")).properties(height=BAR_HEIGHT)
+    title = "Tokens relative to English, per language"
+    return _style(described(chart, title, words.premium(df)))

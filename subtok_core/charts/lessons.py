@@ -15,9 +15,14 @@ import functools
 import altair as alt
 import pandas as pd
 
+from .. import palette
+from . import words
+from .words import described
+
 FONT_SIZE = 15
-HIGHLIGHT = "#d62728"
-BASE = "#1f77b4"
+# colour-blind-safe (Okabe-Ito), each 3:1 on the page: subtok_core/palette.py
+HIGHLIGHT = palette.VERMILLION
+BASE = palette.BLUE
 CURRENT = "current"  # the parameter holding the step a chart of a whole run marks
 
 
@@ -67,7 +72,8 @@ def vocab_growth_chart(df: pd.DataFrame, current: int) -> alt.LayerChart:
     here = base.transform_filter(alt.datum.step == step).mark_point(
         color=HIGHLIGHT, size=260, filled=True
     )
-    return _style(alt.layer(line, here).add_params(step).properties(height=320))
+    chart = alt.layer(line, here).add_params(step).properties(height=320)
+    return _style(described(chart, "Vocabulary size against corpus length", words.growth(df)))
 
 
 def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> alt.Chart:
@@ -86,7 +92,9 @@ def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> a
     shown = df.head(top).assign(status=lambda d: d["status"].replace("", "other"))
     color = alt.Color(
         "status:N",
-        scale=alt.Scale(domain=["merged", "tied", "other"], range=[HIGHLIGHT, "#ff7f0e", BASE]),
+        scale=alt.Scale(
+            domain=["merged", "tied", "other"], range=[HIGHLIGHT, palette.ORANGE, BASE]
+        ),
         legend=alt.Legend(title=None, orient="bottom"),
     )
     tooltip = _tips("pair:N", f"{value}:Q", "status:N")
@@ -103,17 +111,18 @@ def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> a
         )
         .properties(height=alt.Step(30))
     )
-    return _style(chart)
+    said = words.best_bars(shown, "pair", value)
+    return _style(described(chart, f"The {len(shown)} pairs with the highest {value}", said))
 
 
-KIND_COLORS = {"E": BASE, "M": "#2ca02c", "prune": HIGHLIGHT}
+KIND_COLORS = {"E": BASE, "M": palette.GREEN, "prune": HIGHLIGHT}
 # Unigram's steps as the loss curve names them: EM re-estimates P in its M-step; the
 # textbook variant has no M-step, it prices each removal and then prunes
-EM_KINDS = {"E-step": BASE, "M-step": "#2ca02c", "prune": HIGHLIGHT}
-TEXTBOOK_KINDS = {"E-step": BASE, "removal losses": "#2ca02c", "prune": HIGHLIGHT}
+EM_KINDS = {"E-step": BASE, "M-step": palette.GREEN, "prune": HIGHLIGHT}
+TEXTBOOK_KINDS = {"E-step": BASE, "removal losses": palette.GREEN, "prune": HIGHLIGHT}
 SAGE_KINDS = {  # what SaGe recomputed before a prune step
     "embeddings retrained": HIGHLIGHT,
-    "all losses recomputed": "#2ca02c",
+    "all losses recomputed": palette.GREEN,
     "candidates only": BASE,
 }
 
@@ -145,7 +154,7 @@ def loss_curve_chart(
         ),
         tooltip=[alt.Tooltip(c) for c in df.columns],
     )
-    line = base.mark_line(color="#9aa5b1")
+    line = base.mark_line(color=palette.GREY)
     kinds = alt.Scale(domain=list(colors), range=list(colors.values()))
     points = base.mark_point(filled=True, size=90).encode(
         color=alt.Color("kind:N", scale=kinds, legend=alt.Legend(title=None, orient="bottom"))
@@ -154,7 +163,8 @@ def loss_curve_chart(
     here = base.transform_filter(alt.datum.step == step).mark_point(
         color="black", size=420, strokeWidth=2
     )
-    return _style(alt.layer(line, points, here).add_params(step).properties(height=300))
+    chart = alt.layer(line, points, here).add_params(step).properties(height=300)
+    return _style(described(chart, f"The {title} after each step", words.loss(df, title)))
 
 
 BEST_PATH, OTHER_PIECES = "on the best path", "other pieces"
@@ -183,6 +193,8 @@ def lattice_chart(
     chart = _lattice_layout(int(df["end"].max()) if len(df) else 1, show_posterior, log_label)
     chart = chart.copy(deep=False)  # the layout is shared: only the copy gets the data
     chart.data = df
+    chart.title = "The lattice: every piece that fits the word"
+    chart.description = words.lattice(df)
     return chart
 
 
@@ -260,4 +272,5 @@ def removal_chart(df: pd.DataFrame, top: int = 20) -> alt.Chart:
         )
         .properties(height=alt.Step(30))
     )
-    return _style(chart)
+    title = "How much the loss would rise without each piece"
+    return _style(described(chart, title, words.removal(shown)))
