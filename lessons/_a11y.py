@@ -33,6 +33,30 @@ CSS = f"""<style>
 </style>"""
 
 
+# The lesson's keys (lessons/_steps.py binds them through Streamlit's `shortcut=`, which
+# leaves them alone while focus is in a text box, a list or the slider). Play is Alt+P,
+# not Space: Space presses the focused button or switch (the browser's own key), and
+# Streamlit keeps C and R for itself.
+KEYS = (
+    ("← / →", "previous / next step"),
+    ("Home / End", "first / last step"),
+    ("Alt+P", "play the steps one after the other, or pause"),
+)
+PLAY_KEY = "Alt+P"
+
+
+def keys_help(container) -> None:
+    """A "Keys" button in `container` (the step controls' row) opening the list of keys."""
+    with container.popover("Keys", icon=":material/keyboard:", help="The lesson's keys"):
+        rows = "".join(f"| {key} | {does} |\n" for key, does in KEYS)
+        st.markdown("| key | does |\n|---|---|\n" + rows)
+        st.caption(
+            "The keys do nothing while the cursor is in a text box or a list; on the "
+            "slider, ← and → move the slider itself. Tab goes through every control in "
+            "reading order, Enter or Space presses the one focused."
+        )
+
+
 def frame() -> None:
     """The shared accessibility CSS (app.py, every run)."""
     st.html(CSS)
