@@ -74,7 +74,8 @@ CHIP_CSS = """
             text-decoration: line-through;}
 .chip.hit {background: #dff3e4; border-color: #2ca02c; font-weight: bold;}
 .word {display: inline-block; max-width: 100%; margin: 0 .8em .3em 0; padding: 0 .3em;
-       border-radius: .5em; background: #f9fafb; box-shadow: inset 0 0 0 1px #dde1e6;}
+       border-radius: .5em; background: #f9fafb; box-shadow: inset 0 0 0 1px #dde1e6;
+       color: #1a1a1a;}
 .count {font-size: .8em;}
 .tail {white-space: nowrap;}
 .chips .gap {display: inline-block; width: .9em;}

@@ -26,14 +26,16 @@ PAGES = {  # a name for the report, the address, and a text the page shows once 
     "unigram": ("/unigram?corpus=toy:run-bug&step=2", "Unigram"),
     "notes": ("/notes", "Notes"),
     "compare": ("/compare?corpus=toy:low-lower&size=20&tok=bpe,wordpiece,unigram", "Compare"),
+    "sage": ("/sage?corpus=sample:crime&V=150&k=10&M=20&step=2", "Step 2: the candidate set"),
 }
+DARK = ["bpe", "bytebpe", "unigram", "compare"]  # our own colours on Streamlit's dark theme
 
 
 def settle(page: Page) -> None:
     """Wait until the script is idle, twice: a deep link's first load may rerun once."""
-    page.wait_for_selector(IDLE, timeout=90_000)
+    page.wait_for_selector(IDLE, timeout=240_000)
     page.wait_for_timeout(800)
-    page.wait_for_selector(IDLE, timeout=90_000)
+    page.wait_for_selector(IDLE, timeout=240_000)
 
 
 def check(page: Page, where: str) -> None:
@@ -46,15 +48,25 @@ def check(page: Page, where: str) -> None:
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 @pytest.mark.parametrize("name", list(PAGES))
 def test_no_serious_axe_violation(browser: Browser, app_url: str, name: str, viewport: str):
+    visit(browser, app_url, name, viewport, "light")
+
+
+@pytest.mark.parametrize("name", DARK)
+def test_no_serious_axe_violation_in_the_dark_theme(browser: Browser, app_url: str, name: str):
+    """Streamlit follows the system's dark theme: chips keep their own light fills."""
+    visit(browser, app_url, name, "desk", "dark")
+
+
+def visit(browser: Browser, app_url: str, name: str, viewport: str, scheme: str) -> None:
     path, shown = PAGES[name]
-    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    context = browser.new_context(viewport=VIEWPORTS[viewport], color_scheme=scheme)
     try:
         page = context.new_page()
         page.goto(app_url + path)
         settle(page)
         expect(page.get_by_text(shown).first).to_be_visible(timeout=60_000)
         settle(page)
-        check(page, f"{name} {viewport}")
+        check(page, f"{name} {viewport}" + (f" {scheme}" if scheme != "light" else ""))
     finally:
         context.close()
 

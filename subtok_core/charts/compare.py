@@ -178,7 +178,7 @@ def _lines(lines, points, x, y, tooltip, names, step=False, hover_x=None, words_
     dash = alt.StrokeDash("tokenizer:N", scale=_dashes(scale), legend=None)
     line = alt.Chart(lines).mark_line(strokeWidth=3, interpolate="step-after" if step else "linear")
     line = line.encode(x=x, y=y, color=color, strokeDash=dash)
-    hover = alt.Chart(points).mark_point(size=150, filled=True, opacity=0)
+    hover = alt.Chart(points).mark_point(size=150, filled=True, opacity=0, aria=False)
     hover = hover.encode(x=hover_x or x, y=y, tooltip=tooltip)
     chart = alt.layer(line, hover).properties(height=LINE_HEIGHT)
     return _style(described(chart, *words_) if words_ else chart)
