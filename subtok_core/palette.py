@@ -26,9 +26,10 @@ import hashlib
 PAGE = "#ffffff"  # the light theme's page
 TEXT = "#1a1a1a"  # text on every chip fill
 
-# chart series (Okabe-Ito blue, vermillion, bluish green; Tol's purple, wine, indigo...)
-BLUE, VERMILLION, GREEN, PURPLE = "#0072B2", "#D55E00", "#009E73", "#AA4499"
-SERIES = (BLUE, VERMILLION, GREEN, PURPLE, "#882255", "#332288", "#000000", "#999933")
+# chart series (Okabe-Ito blue, vermillion, bluish green; Tol's wine, purple, indigo...)
+BLUE, VERMILLION, GREEN, WINE = "#0072B2", "#D55E00", "#009E73", "#882255"
+# the first four stay apart under protanopia, deuteranopia and tritanopia (tests/test_palette.py)
+SERIES = (BLUE, VERMILLION, GREEN, WINE, "#AA4499", "#332288", "#000000", "#999933")
 ORANGE = "#E69F00"  # Okabe-Ito orange: only as a bar's fill with a dark outline or label
 GREY = "#5f6b78"  # "other", "wrong": 5.4:1 on the page
 

@@ -86,3 +86,55 @@ def test_compare_draws_its_tokens_with_the_tested_outline_and_fills():
     css = _compare_views.SPAN_CSS
     assert "dashed" in css.split(".tok.odd")[1].split("}")[0]
     assert "double" in css.split(".tok.part")[1].split("}")[0]
+
+
+# Machado, Oliveira & Fernandes (2009), severity 1.0: linear-RGB matrices simulating how a
+# colour looks to a student with protanopia, deuteranopia or tritanopia
+CVD = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
+}  # fmt: skip
+
+
+def lab(color: str, matrix) -> tuple[float, float, float]:
+    """CIELAB (D65) of `color` as seen through `matrix` (sRGB -> linear -> simulated)."""
+    rgb = [channel(int(color.lstrip("#")[k : k + 2], 16)) for k in (0, 2, 4)]
+    r, g, b = (min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb)))) for row in matrix)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def closest_pair(colors, matrix) -> float:
+    """The smallest CIE76 colour difference between two of `colors`, as simulated."""
+    seen = [lab(c, matrix) for c in colors]
+    return min(
+        sum((p - q) ** 2 for p, q in zip(a, b)) ** 0.5
+        for k, a in enumerate(seen)
+        for b in seen[k + 1 :]
+    )
+
+
+def test_the_simulation_tells_red_from_green_only_with_normal_vision():
+    """The old tab10 red and green (#d62728, #2ca02c) stand far apart for normal vision and
+    collapse for a deuteranope: the check below can fail."""
+    normal = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+    assert closest_pair(["#d62728", "#2ca02c"], normal) > 60
+    assert closest_pair(["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"], CVD["protanopia"]) < 10
+
+
+@pytest.mark.parametrize("deficiency", list(CVD))
+def test_colours_shown_together_stay_apart_for_colour_blind_students(deficiency):
+    """Compare's four trained tokenizers, and a step's merged / tied / other bars."""
+    matrix = CVD[deficiency]
+    assert closest_pair(palette.SERIES[:4], matrix) >= 15
+    assert closest_pair([palette.VERMILLION, palette.ORANGE, palette.BLUE], matrix) >= 15

@@ -13,7 +13,7 @@ holds one sentence per chart for the page to print under it.
 >>> df["tokenizer"].tolist()
 ['BPE', 'BPE', 'SaGe', 'SaGe']
 >>> token_length_chart(df).to_dict()["encoding"]["color"]["scale"]
-{'domain': ['BPE', 'SaGe'], 'range': ['#0072B2', '#AA4499']}
+{'domain': ['BPE', 'SaGe'], 'range': ['#0072B2', '#882255']}
 """
 
 from __future__ import annotations
@@ -59,11 +59,11 @@ HOW_TO_READ = {
 
 
 def tokenizer_palette(names: Sequence[str]) -> dict[str, str]:
-    """A color per tokenizer: BPE, WordPiece, Unigram, SaGe fixed; the others take wine,
+    """A color per tokenizer: BPE, WordPiece, Unigram, SaGe fixed; the others take purple,
     indigo, black, olive, grey, ... in the order given.
 
     >>> tokenizer_palette(["SaGe", "random-pruned", "BPE"])
-    {'SaGe': '#AA4499', 'random-pruned': '#882255', 'BPE': '#0072B2'}
+    {'SaGe': '#882255', 'random-pruned': '#AA4499', 'BPE': '#0072B2'}
     """
     others = iter(OTHER_COLORS * (len(names) // len(OTHER_COLORS) + 1))
     return {n: KNOWN_COLORS.get(n) or next(others) for n in dict.fromkeys(names)}
