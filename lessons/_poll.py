@@ -151,7 +151,7 @@ def show_room(room, page_name: str) -> None:
         )
     left.caption("The room closes 2 hours after its last round opened.")
     if not link.startswith("/"):
-        right.image(qr_png(link), caption="Scan to join", width=220)
+        right.image(qr_png(link), caption="Scan to join", width=220, alt=f"QR code of {link}")
 
 
 def answers_frame(tally, current) -> pd.DataFrame:

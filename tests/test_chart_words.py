@@ -134,5 +134,8 @@ def test_the_sentences_name_the_marked_bars_and_the_polls_choice():
         "6 answers; the most given is (s, t) (3); the algorithm's choice (e, s) got 2."
     )
     # the choice has a second cue besides its colour: a thick outline; a tie a dashed one
-    width = answers["encoding"]["strokeWidth"]["scale"]
-    assert dict(zip(width["domain"], width["range"], strict=True))["the algorithm's choice"] > 0
+    width = answers["encoding"]["strokeWidth"]
+    assert width["value"] == 0 and width["condition"][0] == {
+        "test": 'datum.verdict === "the algorithm\'s choice"',
+        "value": 4,
+    }

@@ -95,3 +95,35 @@ def test_no_serious_axe_violation_on_join_with_an_open_round(
         check(page, f"join {viewport}")
     finally:
         context.close()
+
+
+def test_no_serious_axe_violation_once_a_poll_is_revealed(browser: Browser, app_url: str):
+    """The teacher at the projector (presenter mode) opens a poll and a round, a phone
+    answers, the teacher reveals: both screens, chart and verdicts drawn, pass axe."""
+    teacher = browser.new_context(viewport=VIEWPORTS["desk"])
+    phone = browser.new_context(viewport=VIEWPORTS["phone"])
+    try:
+        desk = teacher.new_page()
+        desk.goto(f"{app_url}/bpe?corpus=toy:low-lower&marker=eow&step=2&present=1")
+        settle(desk)
+        desk.get_by_text("Class poll: everyone predicts the next merge").click()
+        desk.get_by_role("button", name="Open a class poll").click()
+        desk.get_by_role("button", name="Open a round on step 2").click()
+        settle(desk)
+        code = desk.get_by_test_id("stMetricValue").first.inner_text().strip()
+        page = phone.new_page()
+        page.goto(f"{app_url}/join?room={code}")
+        settle(page)
+        page.get_by_label("or type another").fill("est </w>")
+        page.get_by_role("button", name="Send my answer").click()
+        expect(desk.get_by_text("1 answer.")).to_be_visible(timeout=30_000)
+        desk.get_by_role("button", name="Reveal").click()
+        expect(desk.get_by_text("(est, </w>) occurs 9 times").first).to_be_visible(timeout=30_000)
+        expect(page.get_by_text("You predicted it.")).to_be_visible(timeout=30_000)
+        settle(desk)
+        check(desk, "bpe-present with a revealed poll")
+        settle(page)
+        check(page, "join after the reveal")
+    finally:
+        teacher.close()
+        phone.close()

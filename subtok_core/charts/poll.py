@@ -10,6 +10,8 @@ the reveal. No Streamlit here; lessons/_poll.py draws it.
 
 from __future__ import annotations
 
+import json
+
 import altair as alt
 import pandas as pd
 
@@ -25,6 +27,11 @@ VERDICT_COLORS = {  # before the reveal every bar is the same colour
     "wrong": palette.GREY,
 }
 VERDICT_TITLE = {"": "answer", "right": "the algorithm's choice", "tied": "tied", "wrong": "other"}
+
+
+def is_(verdict: str, width: int) -> dict:
+    """A Vega-Lite condition: bars of this verdict get an outline `width` px wide."""
+    return {"test": f"datum.verdict === {json.dumps(verdict)}", "value": width}
 
 
 def answers_chart(df: pd.DataFrame, top: int = 12) -> alt.Chart:
@@ -52,9 +59,7 @@ def answers_chart(df: pd.DataFrame, top: int = 12) -> alt.Chart:
                 legend=legend,
             ),
             stroke=alt.value(palette.TEXT),
-            strokeWidth=alt.StrokeWidth(
-                "verdict:N", scale=alt.Scale(domain=kinds, range=[0, 4, 2, 0]), legend=None
-            ),
+            strokeWidth=alt.StrokeWidthValue(0, condition=[is_(kinds[1], 4), is_(kinds[2], 2)]),
             strokeDash=alt.StrokeDash(
                 "verdict:N",
                 scale=alt.Scale(domain=kinds, range=[[1, 0], [1, 0], [6, 3], [1, 0]]),
