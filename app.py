@@ -5,7 +5,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from lessons import _present
+from lessons import _a11y, _present
 from lessons import _widgets as w
 from lessons._guard import guarded
 
@@ -53,4 +53,5 @@ with st.sidebar:
     )
 w.open_view()  # the page's own last view, not the last page's (lessons/_views.py)
 _present.frame()
+_a11y.frame()  # contrast, screen-reader text: lessons/_a11y.py
 guarded(page.run, page.url_path)  # no exception reaches the browser: lessons/_guard.py

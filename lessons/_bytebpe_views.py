@@ -27,7 +27,7 @@ PART_COLORS = (
     "#e5e7eb",
 )
 CSS = (
-    "<style>.bb .chip {white-space: pre;} .bb sub {font-size: .6em; color: #6b7785;}"
+    "<style>.bb .chip {white-space: pre;} .bb sub {font-size: .6em; color: #4f5a66;}"
     + " .bb .word {display: inline-block; white-space: normal; margin-right: .8em;}"
     + "".join(f" .bb .p{k} {{background: {c};}}" for k, c in enumerate(PART_COLORS))
     + "</style>"
@@ -177,7 +177,9 @@ def chunks_and_vocab(trace, i: int, new: set[str], style: str) -> None:
         rows = bytebpe.corpus_at(trace, i, CORPUS_CHUNKS)
         show_chips(
             "".join(
-                f'<div class="word">{symbol_chips(symbols, new, style)} <small>× {n}</small></div>'
+                f'<div class="word">{symbol_chips(symbols, new, style)} '
+                f'<small aria-hidden="true">× {n}</small>'
+                f'<span class="sr-only">, {n} times</span></div>'
                 for _chunk, n, symbols in rows
             )
         )
@@ -202,8 +204,11 @@ def chunks_and_vocab(trace, i: int, new: set[str], style: str) -> None:
 
 
 def symbol_chips(symbols, new, style: str) -> str:
-    """Symbols (GPT-2 letters) as chips in the display; those in `new` red."""
+    """Symbols (GPT-2 letters) as chips in the display; those in `new` red with a double
+    outline, and "new symbol" for a screen reader."""
+    said = '<span class="sr-only"> (new symbol)</span>'
     return "".join(
         f'<span class="chip{" new" if s in new else ""}">{html.escape(shown(s, style))}</span>'
+        + (said if s in new else "")
         for s in symbols
     )

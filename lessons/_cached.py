@@ -34,6 +34,7 @@ import streamlit as st
 # drawn from a spec kept here sends exactly what st.altair_chart sends.
 from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
 
+from lessons._a11y import say_under
 from lessons._present import presenting
 from subtok_core.charts import lessons as viz
 
@@ -80,7 +81,9 @@ class _Checked:
 
 def altair(chart) -> None:
     """What st.altair_chart(chart, width="stretch") draws, without the schema check."""
-    st.vega_lite_chart(_convert_altair_to_vega_lite_spec(_Checked(chart)), width="stretch")
+    spec = _convert_altair_to_vega_lite_spec(_Checked(chart))
+    st.vega_lite_chart(spec, width="stretch")
+    say_under(spec)
 
 
 def figure(run: str | None, what: tuple[Hashable, ...], build: Callable) -> None:
@@ -88,6 +91,7 @@ def figure(run: str | None, what: tuple[Hashable, ...], build: Callable) -> None
     `what` (the chart's name, and whatever else it shows) and sent again on every run."""
     spec = _convert_altair_to_vega_lite_spec(build()) if run is None else _spec(run, what, build)
     st.vega_lite_chart(spec, width="stretch")
+    say_under(spec)
 
 
 def chart(run: str | None, what: tuple[Hashable, ...], build: Callable, current: int) -> None:
@@ -98,3 +102,4 @@ def chart(run: str | None, what: tuple[Hashable, ...], build: Callable, current:
     setting the step does not change what another session gets."""
     spec = _convert_altair_to_vega_lite_spec(build()) if run is None else _spec(run, what, build)
     st.vega_lite_chart(viz.set_current(spec, current), width="stretch")
+    say_under(spec)

@@ -3,7 +3,6 @@ chips, and the same sentences in six languages (the tokenization premium)."""
 
 from __future__ import annotations
 
-import hashlib
 import html
 
 import pandas as pd
@@ -13,7 +12,7 @@ from lessons import _cached as cached
 from lessons import _inspect as inspect
 from lessons import _widgets as w
 from lessons._escape import as_text
-from subtok_core import compare, languages
+from subtok_core import compare, languages, palette
 from subtok_core.charts import languages as viz_languages
 from subtok_core.pretrained import Pretrained
 
@@ -30,30 +29,34 @@ SPAN_CSS = """
 <style>
 .toks {line-height: 2.6; font-size: 1.15rem;}
 .tok {display: inline-block; padding: 0 .3em; margin: 0 .06em; border-radius: .3em;
-      font-family: monospace; border: 2px solid transparent;}
+      font-family: monospace; border: 1px solid #444444; color: #1a1a1a;}
 .tok.odd {border: 2px dashed #222;}
-.tok.part {border: 2px solid #b00020; font-size: .85em;}
+.tok.part {border: 3px double #b00020; font-size: .85em;}
 .tok sub {font-size: .7em; color: #444; margin-left: .15em;}
 .gap {display: inline-block; width: .9em;}
 </style>
 """
+SAID = {  # the outline's meaning, for a screen reader (lessons/_a11y.py: .sr-only)
+    "tok odd": '<span class="sr-only"> (a cut not every tokenizer makes)</span>',
+    "tok part": '<span class="sr-only"> (part of a character)</span>',
+}
 WORDPIECE_WHY = (  # why WordPiece may need far more tokens than the others (said where seen)
     "Its score count(ab) / (count(a) × count(b)) favours pairs of rare symbols, so its "
     "early merges build rare strings and frequent words stay in pieces until the "
     "vocabulary is much larger."
 )
 PART_NOTE = (
-    "A red outline marks a token that holds only part of a character, drawn as its bytes in "
+    "A double red outline marks a token that holds only part of a character, drawn as its bytes in "
     "hex (`<F0 9F>`): {who} cut{s} the UTF-8 bytes of a character (an emoji is 4 bytes, a "
     "Chinese character 3) where no token spells the whole character, so it takes several "
     "tokens, and each covers that character."
 )
 
 
-def color_of(token: str) -> str:
-    """A light color fixed by the token's string, the same on every run and page."""
-    digest = hashlib.md5(token.encode()).digest()
-    return f"hsl({digest[0] * 360 // 256}, 70%, {80 + digest[1] % 10}%)"
+def color_of(token: str, previous: str | None = None) -> str:
+    """A light color fixed by the token's string, the same on every run and page, never the
+    color of the chip before (`previous`): subtok_core/palette.py, contrast tested."""
+    return palette.fill_for(token, previous)
 
 
 def spans_html(
@@ -64,7 +67,7 @@ def spans_html(
     Chip n holds an element of class t<n> (lessons._inspect lights it with its characters on hover);
     `whitespace` draws spaces, tabs and line breaks as marks; `link(id)` is the address
     of a token's card."""
-    chips, last = [], 0
+    chips, last, fill = [], 0, None
     for n, (span, token_id) in enumerate(zip(encoded.spans, encoded.ids, strict=True)):
         if span.start > last and text[last : span.start].isspace():
             gap = html.escape(inspect.visible(text[last : span.start])) if whitespace else ""
@@ -77,9 +80,10 @@ def spans_html(
         body = html.escape(inspect.visible(span.text) if whitespace else span.text) + sub
         tag = "a" if link is not None and token_id >= 0 else "span"
         href = f' href="{html.escape(link(token_id))}" target="_self"' if tag == "a" else ""
+        fill = color_of(span.text, fill)
         chips.append(
-            f'<span class="{cls}" style="background:{color_of(span.text)}"{tip}>'
-            f'<{tag} class="t{n}"{href}>{body}</{tag}></span>'
+            f'<span class="{cls}" style="background:{fill}"{tip}>'
+            f'<{tag} class="t{n}"{href}>{body}</{tag}></span>{SAID.get(cls, "")}'
         )
     return f'<div class="toks">{"".join(chips)}</div>'
 
@@ -176,7 +180,8 @@ def side_by_side(models: dict, labels: dict) -> None:
     if unknown:
         st.caption(unknown)
     st.caption(
-        "Each token string has its own color on every line; a dashed outline marks a token "
+        "Each token string has its own color on every line (never that of its neighbour); a "
+        "dashed outline marks a token "
         "whose cut not every tokenizer makes; a gap is a space of the text. ▁ starts a word "
         "(BPE, Unigram, SentencePiece models), ## continues one (WordPiece); cl100k_base and "
         "Tekken keep the space inside the token (' world')."

@@ -232,7 +232,12 @@ def show_room(room, page_name: str, left, right) -> None:
         )
     left.caption("The room closes 2 hours after its last round opened.")
     if not base.url.startswith("/"):
-        right.image(qr_png(link), caption="Scan to join", width=QR_BIG if big else QR_WIDTH)
+        right.image(
+            qr_png(link),
+            caption="Scan to join",
+            width=QR_BIG if big else QR_WIDTH,
+            alt=f"QR code of {link}",
+        )
 
 
 def reach_warnings(base: Base) -> list[str]:

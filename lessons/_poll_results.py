@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from lessons import _widgets as w
+from lessons._a11y import altair_chart  # the chart and its sentence
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
 
@@ -58,7 +59,7 @@ def live_results(page_name: str, code: str) -> None:
         f"**Round on step {current.step}** ({current.state}): **{total}** {students} answered."
     )
     if total:
-        st.altair_chart(answers_chart(frame), width="stretch")
+        altair_chart(answers_chart(frame))
     if current.state == "open":
         st.button(
             "Reveal",

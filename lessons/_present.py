@@ -66,7 +66,7 @@ def frame() -> None:
             on_change=set_presenting,
             args=(True,),
             help="For the projector: larger type, no sidebar, settings hidden; the "
-            "address gets ?present=1. Step with ← → Home End, play with Space.",
+            "address gets ?present=1. Step with ← → Home End, play with Alt+P.",
         )
         return
     st.html(PRESENT_CSS)

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from lessons import _widgets as w
+from lessons._a11y import altair_chart  # the chart and its sentence
 from subtok_core import bpe, sampling, unigram
 from subtok_core.bpe import dropout
 from subtok_core.charts import regularize as charts
@@ -87,7 +88,7 @@ def dropout_panel(model, key_prefix: str, default: str = "lowest") -> None:
     st.caption("Red: a piece plain BPE does not use for this text.")
     print_ = w.fingerprint("bpe-model", model)
     spread = _spread(print_, model, text, seed)
-    st.altair_chart(charts.count_spread_chart(spread), width="stretch")
+    altair_chart(charts.count_spread_chart(spread))
     first, last = spread.iloc[0], spread.iloc[-1]
     st.caption(
         f"Tokens per sample over {SPREAD_SAMPLES} samples at each p: the band holds the "
@@ -155,7 +156,7 @@ def nbest_panel(model, key_prefix: str, default: str = "hugs") -> None:
     st.write(
         f"**{CONVERGE_SAMPLES:,} samples with alpha = {alpha:g}** against P^alpha, normalised:"
     )
-    st.altair_chart(charts.sampling_chart(converge), width="stretch")
+    altair_chart(charts.sampling_chart(converge))
     gap = ((converge["observed"] - converge["exact"]).abs() / converge["standard error"]).where(
         converge["standard error"] > 0
     )

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from lessons import _widgets as w
+from lessons._a11y import altair_chart  # the chart and its sentence
 from subtok_core import measure as metrics
 from subtok_core import sage
 from subtok_core.charts import compare as viz_compare
@@ -169,16 +170,16 @@ def charts(vocabs: dict, toks: dict, key: str) -> None:
     per = {n: tables(key, digest(v), toks[n], v) for n, v in vocabs.items()}
     st.subheader("The paper's charts, four vocabularies of the same size")
     spent = viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})
-    st.altair_chart(viz_compare.efficiency_chart(spent, names=NAMES), width="stretch")
+    altair_chart(viz_compare.efficiency_chart(spent, names=NAMES))
     st.caption(viz_compare.HOW_TO_READ["efficiency"])
     left, right = st.columns(2)
     for number, (title, table_key, read, builder) in enumerate(CHARTS):
         table = viz_compare.stack({n: t[table_key] for n, t in per.items()})
         with left if number % 2 == 0 else right:
             st.markdown(f"#### {title}")
-            st.altair_chart(builder(table, names=NAMES), width="stretch")
+            altair_chart(builder(table, names=NAMES))
             st.caption(viz_compare.HOW_TO_READ[read])
     diff = metrics.frequency_diff(toks["SaGe"], toks["BPE"])
     st.markdown("#### Tokens whose frequency differs most (Table 3)")
-    st.altair_chart(viz_compare.frequency_diff_chart(diff), width="stretch")
+    altair_chart(viz_compare.frequency_diff_chart(diff))
     st.caption(viz_compare.HOW_TO_READ["frequency_diff"])

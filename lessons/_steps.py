@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from lessons._a11y import PLAY_KEY, keys_help
 from lessons._corpus import TEXT, UPLOAD, corpus_editor, is_sample, punct_on, sample_print
 from lessons._guard import guarded
 from lessons._keys import current_page, widget_key
@@ -27,7 +28,7 @@ def step_slider(
     slider, next, last, and play/pause (keys on `page`: the page running now unless given).
 
     Each button has its key on the keyboard through Streamlit's own `shortcut=` (Home, ←,
-    →, End, Space; Streamlit leaves them alone while the student types in a text box), so a
+    →, End, Alt+P; Streamlit leaves them alone while the student types in a text box), so a
     teacher steps at the projector without aiming at a button. Play advances one step every
     few seconds until the last step (see autoplay)."""
     # on the first run of a deep link the value is still only in the URL; later the
@@ -73,11 +74,12 @@ def step_slider(
     row.button(
         "",
         icon=":material/pause:" if on else ":material/play_arrow:",
-        help="Play the steps one after the other, or pause (key: Space).",
+        help=f"Play the steps one after the other, or pause (key: {PLAY_KEY}).",
         on_click=toggle,
         key=widget_key(page, f"{key}_play"),
-        shortcut="Space",
+        shortcut=PLAY_KEY,
     )
+    keys_help(row)
     if on:
         autoplay(key, last, playing, page)
     return value

@@ -66,16 +66,17 @@ CHIP_CSS = """
 <style>
 .chips {line-height: 2.3; font-size: 1.2rem; overflow-wrap: anywhere;}
 .chip {display: inline-block; max-width: 100%; padding: 0 .45em; margin: 0 .12em;
-       border-radius: .35em; border: 1px solid #9aa5b1; background: #f4f6f8;
-       font-family: monospace;}
-.chip.new {background: #ffd6d6; border-color: #d62728; font-weight: bold;}
+       border-radius: .35em; border: 1px solid #6b7785; background: #f4f6f8;
+       font-family: monospace; color: #1a1a1a;}
+.chip.new {background: #ffd6d6; border: 3px double #a4161a; font-weight: bold;}
 .chip.unk {background: #444; color: #fff;}
-.chip.marker {color: #6b7785;}
-.chip.miss {background: #fff; border-style: dashed; color: #8a94a0;
+.chip.marker {color: #4f5a66;}
+.chip.miss {background: #fff; border-style: dashed; color: #5f6b78;
             text-decoration: line-through;}
 .chip.hit {background: #dff3e4; border-color: #2ca02c; font-weight: bold;}
 .word {display: inline-block; max-width: 100%; margin: 0 .8em .3em 0; padding: 0 .3em;
-       border-radius: .5em; background: #f9fafb; box-shadow: inset 0 0 0 1px #dde1e6;}
+       border-radius: .5em; background: #f9fafb; box-shadow: inset 0 0 0 1px #dde1e6;
+       color: #1a1a1a;}
 .count {font-size: .8em;}
 .tail {white-space: nowrap;}
 .chips .gap {display: inline-block; width: .9em;}
@@ -90,7 +91,8 @@ table.tries td:not(:last-child), table.tries th {white-space: nowrap;}
 def chips(
     symbols: Iterable[str], highlight: Iterable[str] = (), markers: Iterable[str] = ()
 ) -> str:
-    """Symbols as HTML chips; highlighted ones red, markers grey, [UNK] dark."""
+    """Symbols as HTML chips; highlighted ones red with a double outline (and "new symbol"
+    for a screen reader), markers grey, [UNK] dark."""
     highlight, markers = set(highlight), set(markers)
     parts = []
     for sym in symbols:
@@ -101,7 +103,8 @@ def chips(
             cls += " new"
         elif sym in markers:
             cls += " marker"
-        parts.append(f'<span class="{cls}">{html.escape(sym)}</span>')
+        said = '<span class="sr-only"> (new symbol)</span>' if cls.endswith("new") else ""
+        parts.append(f'<span class="{cls}">{html.escape(sym)}</span>{said}')
     return "".join(parts)
 
 
@@ -159,7 +162,8 @@ def show_corpus(rows, total_words: int, highlight: set[str]) -> None:
     # the last chip and the count stay together ("##er × 1"), never a count alone on a line
     lines = [
         f'<div class="word">{chips(seg[:-1], highlight, MARKERS)}<span class="tail">'
-        f'{chips(seg[-1:], highlight, MARKERS)} <small class="count">×&nbsp;{count}</small>'
+        f'{chips(seg[-1:], highlight, MARKERS)} <small class="count" aria-hidden="true">×&nbsp;'
+        f'{count}</small><span class="sr-only">, {count} time{"" if count == 1 else "s"}</span>'
         "</span></div>"
         for _word, count, seg in rows
     ]

@@ -5,7 +5,7 @@ import pytest
 from apptools import infos, open_page
 
 LESSONS = ["bpe", "wordpiece", "unigram", "bytebpe"]
-KEYS = {"first": "Home", "prev": "Left", "next": "Right", "last": "End", "play": "Space"}
+KEYS = {"first": "Home", "prev": "Left", "next": "Right", "last": "End", "play": "Alt+P"}
 
 
 @pytest.mark.parametrize("page", LESSONS)

@@ -7,6 +7,9 @@ from subtok_core import measure as m
 from subtok_core.charts import compare as vc
 from subtok_core.charts.lessons import FONT_SIZE
 
+# the colour-blind-safe palette (subtok_core/palette.py): Okabe-Ito, then Tol's darker ones
+BLUE, VERMILLION, GREEN, WINE = "#0072B2", "#D55E00", "#009E73", "#882255"
+PURPLE, INDIGO = "#AA4499", "#332288"
 LINES = ["the cat sat on the mat", "the cats sat", "a cat and a mat"]
 
 
@@ -74,14 +77,14 @@ def specs():
 def test_palette_fixes_known_names_and_orders_the_others():
     palette = vc.tokenizer_palette(["frequency-pruned", "SaGe", "random-pruned", "Unigram"])
     assert palette == {
-        "frequency-pruned": "#9467bd",
-        "SaGe": "#d62728",
-        "random-pruned": "#8c564b",
-        "Unigram": "#2ca02c",
+        "frequency-pruned": PURPLE,
+        "SaGe": WINE,
+        "random-pruned": INDIGO,
+        "Unigram": GREEN,
     }
-    assert vc.tokenizer_palette(["WordPiece", "BPE"]) == {"WordPiece": "#ff7f0e", "BPE": "#1f77b4"}
+    assert vc.tokenizer_palette(["WordPiece", "BPE"]) == {"WordPiece": VERMILLION, "BPE": BLUE}
     scale = vc.tokenizer_colors(NAMES, shown=["random-pruned", "BPE"]).to_dict()
-    assert scale == {"domain": ["BPE", "random-pruned"], "range": ["#1f77b4", "#9467bd"]}
+    assert scale == {"domain": ["BPE", "random-pruned"], "range": [BLUE, PURPLE]}
 
 
 def test_stack_adds_the_tokenizer_column_first():
@@ -94,7 +97,7 @@ def test_stack_adds_the_tokenizer_column_first():
 
 def test_every_chart_colors_the_same_names_alike(specs):
     scales = {name: color_scale(spec) for name, spec in specs.items()}
-    expected = (NAMES, ["#1f77b4", "#d62728", "#9467bd"])
+    expected = (NAMES, [BLUE, WINE, PURPLE])
     for name, scale in scales.items():
         if name == "frequency_diff":  # two tokenizations only, colored as everywhere else
             assert scale == (NAMES[:2], expected[1][:2])
@@ -114,7 +117,7 @@ def test_every_chart_colors_the_same_names_alike(specs):
 def test_a_chart_showing_fewer_tokenizers_keeps_their_colors():
     df = vc.stack({n: m.token_lengths(vocab(TOKENIZED[n])) for n in ["SaGe", "random-pruned"]})
     alone = color_scale(vc.token_length_chart(df).to_dict())
-    assert alone == (["SaGe", "random-pruned"], ["#d62728", "#9467bd"])
+    assert alone == (["SaGe", "random-pruned"], [WINE, PURPLE])
     assert color_scale(vc.token_length_chart(df[::-1], names=NAMES).to_dict()) == alone
 
 

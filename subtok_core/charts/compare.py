@@ -13,7 +13,7 @@ holds one sentence per chart for the page to print under it.
 >>> df["tokenizer"].tolist()
 ['BPE', 'BPE', 'SaGe', 'SaGe']
 >>> token_length_chart(df).to_dict()["encoding"]["color"]["scale"]
-{'domain': ['BPE', 'SaGe'], 'range': ['#1f77b4', '#d62728']}
+{'domain': ['BPE', 'SaGe'], 'range': ['#0072B2', '#882255']}
 """
 
 from __future__ import annotations
@@ -25,11 +25,15 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from .. import palette
 from ..measure.names import COLUMN_NAMES
+from . import words
 from .lessons import FONT_SIZE, _style
+from .words import described
 
-KNOWN_COLORS = {"BPE": "#1f77b4", "WordPiece": "#ff7f0e", "Unigram": "#2ca02c", "SaGe": "#d62728"}
-OTHER_COLORS = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+# colour-blind-safe, each 3:1 on the page (subtok_core/palette.py); dashes tell lines apart too
+KNOWN_COLORS = dict(zip(("BPE", "WordPiece", "Unigram", "SaGe"), palette.SERIES[:4], strict=True))
+OTHER_COLORS = palette.SERIES[4:] + (palette.GREY,)
 DASHES = ([1, 0], [8, 4], [2, 3], [8, 3, 2, 3], [12, 3], [4, 4], [1, 4], [12, 3, 2, 3, 2, 3])
 BAR_HEIGHT, LINE_HEIGHT = 320, 340
 NARROW = 560  # px: a chart this narrow (a phone, a half column) takes its phone layout
@@ -70,10 +74,10 @@ HOW_TO_READ = {
 
 def tokenizer_palette(names: Sequence[str]) -> dict[str, str]:
     """A color per tokenizer: BPE, WordPiece, Unigram, SaGe fixed; the others take purple,
-    brown, pink, grey, ... in the order given.
+    indigo, black, olive, grey, ... in the order given.
 
     >>> tokenizer_palette(["SaGe", "random-pruned", "BPE"])
-    {'SaGe': '#d62728', 'random-pruned': '#9467bd', 'BPE': '#1f77b4'}
+    {'SaGe': '#882255', 'random-pruned': '#AA4499', 'BPE': '#0072B2'}
     """
     others = iter(OTHER_COLORS * (len(names) // len(OTHER_COLORS) + 1))
     return {n: KNOWN_COLORS.get(n) or next(others) for n in dict.fromkeys(names)}
@@ -143,7 +147,7 @@ def _color(df: pd.DataFrame, names: Sequence[str] | None, field: str = "tokenize
     return alt.Color(f"{field}:N", scale=scale, legend=legend), scale
 
 
-def _grouped_bars(df, x, x_title, y, y_title, count, names) -> alt.Chart:
+def _grouped_bars(df, x, x_title, y, y_title, count, names, unit: str = "") -> alt.Chart:
     """Bars grouped by `x`, one bar per tokenizer side by side, y a share of the total."""
     color, scale = _color(df, names)
     chart = (
@@ -162,14 +166,16 @@ def _grouped_bars(df, x, x_title, y, y_title, count, names) -> alt.Chart:
             ],
         )
     )
-    return _style(chart.properties(height=BAR_HEIGHT))
+    title = f"{y_title.capitalize()} by {x_title}"
+    said = words.most_common(df, x, y, unit or x_title)
+    return _style(described(chart.properties(height=BAR_HEIGHT), title, said))
 
 
 def token_length_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.Chart:
     """Share of the vocabulary by token length (SaGe Fig. 1): stack of token_lengths."""
     return _grouped_bars(
         df, "length", "token length (characters)", "share", "share of the vocabulary",
-        "tokens", names,
+        "tokens", names, "characters",
     )  # fmt: skip
 
 
@@ -182,19 +188,20 @@ def fertility_chart(
         raise ValueError(f"Count by 'words' or 'word_types'; got {by!r}.")
     share, title = ("words_share", "running words") if by == "words" else ("types_share", "words")
     return _grouped_bars(
-        df, "subwords", "pieces per word", share, f"share of {title}", by, names
+        df, "subwords", "pieces per word", share, f"share of {title}", by, names, "pieces"
     )  # fmt: skip
 
 
-def _lines(lines, points, x, y, tooltip, names, step=False, hover_x=None) -> alt.LayerChart:
+def _lines(lines, points, x, y, tooltip, names, step=False, hover_x=None, words_=None):
     """A line per tokenizer (color and dash), with invisible points carrying the tooltips."""
     color, scale = _color(points, names)
     dash = alt.StrokeDash("tokenizer:N", scale=_dashes(scale), legend=None)
     line = alt.Chart(lines).mark_line(strokeWidth=3, interpolate="step-after" if step else "linear")
     line = line.encode(x=x, y=y, color=color, strokeDash=dash)
-    hover = alt.Chart(points).mark_point(size=150, filled=True, opacity=0)
+    hover = alt.Chart(points).mark_point(size=150, filled=True, opacity=0, aria=False)
     hover = hover.encode(x=hover_x or x, y=y, tooltip=tooltip)
-    return _style(alt.layer(line, hover).properties(height=LINE_HEIGHT))
+    chart = alt.layer(line, hover).properties(height=LINE_HEIGHT)
+    return _style(described(chart, *words_) if words_ else chart)
 
 
 def neighbours_chart(
@@ -206,7 +213,8 @@ def neighbours_chart(
     x = alt.X("rank:Q", title=f"rank (top {top} tokens by neighbours)")
     y = alt.Y("neighbours:Q", title="distinct neighbours")
     tooltip = [tip(f) for f in ("tokenizer:N", "rank:Q", "token:N", "neighbours:Q", "frequency:Q")]
-    return _lines(shown, shown, x, y, tooltip, names)
+    said = ("Distinct neighbours by rank", words.neighbours(shown))
+    return _lines(shown, shown, x, y, tooltip, names, words_=said)
 
 
 def ratio_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.LayerChart:
@@ -220,9 +228,9 @@ def ratio_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.Lay
     y = alt.Y("share:Q", title="share of tokens", axis=alt.Axis(format="%"))
     tooltip = [tip("tokenizer:N"), tip("bin_start:Q"), tip("bin_end:Q"), tip("tokens:Q"),
                tip("share:Q", format=SHARE)]  # fmt: skip
-    return _lines(
-        steps, points, x, y, tooltip, names, step=True, hover_x=alt.X("bin_mid:Q", title=title)
-    )
+    said = ("Share of tokens by neighbours per occurrence", words.ratio(df))
+    hover_x = alt.X("bin_mid:Q", title=title)
+    return _lines(steps, points, x, y, tooltip, names, step=True, hover_x=hover_x, words_=said)
 
 
 def _thin(group: pd.DataFrame, max_points: int) -> pd.DataFrame:
@@ -245,6 +253,7 @@ def frequency_profile_chart(
     unused entry): 300 a line is a point every pixel or two of a half-page chart, and the
     chart 50 KB rather than 130 KB (three tokenizers, V = 8,000) for every student's
     browser to load."""
+    said = ("Uses of each vocabulary entry, most used first", words.profile(df))
     parts = [_thin(g, max_points) for _, g in df.groupby("tokenizer", sort=False)]
     df = pd.concat(parts, ignore_index=True)
     df = df.assign(drawn=df["frequency"].clip(lower=0.5) if log else df["frequency"])
@@ -257,7 +266,7 @@ def frequency_profile_chart(
     x = alt.X("rank:Q", title="rank in the vocabulary (most used first)")
     y = alt.Y("drawn:Q", title="uses in the corpus", scale=scale, axis=axis)
     tooltip = [tip(f) for f in ("tokenizer:N", "rank:Q", "token:N", "frequency:Q")]
-    return _lines(df, df, x, y, tooltip, names)
+    return _lines(df, df, x, y, tooltip, names, words_=said)
 
 
 def frequency_diff_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.LayerChart:
@@ -281,7 +290,9 @@ def frequency_diff_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -
         )
     )
     zero = alt.Chart(pd.DataFrame({"zero": [0]})).mark_rule(color="#444").encode(x="zero:Q")
-    return _style(alt.layer(bars, zero).properties(height=alt.Step(26)))
+    chart = alt.layer(bars, zero).properties(height=alt.Step(26))
+    title = "The tokens used most differently by the two tokenizers"
+    return _style(described(chart, title, words.difference(df)))
 
 
 EFFICIENCY_TITLES = {
@@ -312,4 +323,6 @@ def efficiency_chart(
     text = base.mark_text(align="left", dx=6, fontSize=FONT_SIZE).encode(
         text=alt.Text(f"{value}:Q", format=fmt)
     )
-    return _style(alt.layer(bars, text).properties(height=alt.Step(44)))
+    chart = alt.layer(bars, text).properties(height=alt.Step(44))
+    said = words.per_tokenizer(df, value, title, fmt)
+    return _style(described(chart, title.capitalize() + ", per tokenizer", said))

@@ -21,6 +21,7 @@ import pandas as pd
 from ..languages import mostly_unknown
 from .compare import BAR_HEIGHT, _color, narrow, tip
 from .lessons import _style
+from .words import described
 
 HOW_TO_READ = (
     "Each group of bars is one language, one bar per tokenizer: how many times as many "
@@ -65,8 +66,9 @@ def premium_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.L
         text=alt.value(UNKNOWN_MARK),
         color=alt.value("#222"),
     )
-    layers = alt.layer(bars, one.encode(y="one:Q"), lost)
-    return _style(layers.properties(height=BAR_HEIGHT, description=describe(df)))
+    layers = alt.layer(bars, one.encode(y="one:Q"), lost).properties(height=BAR_HEIGHT)
+    title = "Tokens relative to English, per language"
+    return _style(described(layers, title, describe(df)))
 
 
 def describe(df: pd.DataFrame) -> str:

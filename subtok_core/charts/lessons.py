@@ -15,9 +15,14 @@ import functools
 import altair as alt
 import pandas as pd
 
+from .. import palette
+from . import words
+from .words import described
+
 FONT_SIZE = 15
-HIGHLIGHT = "#d62728"
-BASE = "#1f77b4"
+# colour-blind-safe (Okabe-Ito), each 3:1 on the page: subtok_core/palette.py
+HIGHLIGHT = palette.VERMILLION
+BASE = palette.BLUE
 CURRENT = "current"  # the parameter holding the step a chart of a whole run marks
 
 
@@ -65,9 +70,11 @@ def vocab_growth_chart(df: pd.DataFrame, current: int) -> alt.LayerChart:
     line = base.mark_line(color=BASE, point=alt.OverlayMarkDef(color=BASE, size=30))
     step = alt.param(name=CURRENT, value=current)
     here = base.transform_filter(alt.datum.step == step).mark_point(
-        color=HIGHLIGHT, size=260, filled=True
-    )
-    return _style(alt.layer(line, here).add_params(step).properties(height=320))
+        color=HIGHLIGHT, size=260, filled=True, aria=False
+    )  # aria=False: the ring is decoration (the step sentence says the step), and an
+    # empty mark group with a role but no label is an axe violation (svg-img-alt)
+    chart = alt.layer(line, here).add_params(step).properties(height=320)
+    return _style(described(chart, "Vocabulary size against corpus length", words.growth(df)))
 
 
 def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> alt.Chart:
@@ -86,7 +93,9 @@ def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> a
     shown = df.head(top).assign(status=lambda d: d["status"].replace("", "other"))
     color = alt.Color(
         "status:N",
-        scale=alt.Scale(domain=["merged", "tied", "other"], range=[HIGHLIGHT, "#ff7f0e", BASE]),
+        scale=alt.Scale(
+            domain=["merged", "tied", "other"], range=[HIGHLIGHT, palette.ORANGE, BASE]
+        ),
         legend=alt.Legend(title=None, orient="bottom"),
     )
     tooltip = _tips("pair:N", f"{value}:Q", "status:N")
@@ -103,17 +112,18 @@ def pair_count_chart(df: pd.DataFrame, top: int = 15, value: str = "count") -> a
         )
         .properties(height=alt.Step(30))
     )
-    return _style(chart)
+    said = words.best_bars(shown, "pair", value)
+    return _style(described(chart, f"The {len(shown)} pairs with the highest {value}", said))
 
 
-KIND_COLORS = {"E": BASE, "M": "#2ca02c", "prune": HIGHLIGHT}
+KIND_COLORS = {"E": BASE, "M": palette.GREEN, "prune": HIGHLIGHT}
 # Unigram's steps as the loss curve names them: EM re-estimates P in its M-step; the
 # textbook variant has no M-step, it prices each removal and then prunes
-EM_KINDS = {"E-step": BASE, "M-step": "#2ca02c", "prune": HIGHLIGHT}
-TEXTBOOK_KINDS = {"E-step": BASE, "removal losses": "#2ca02c", "prune": HIGHLIGHT}
+EM_KINDS = {"E-step": BASE, "M-step": palette.GREEN, "prune": HIGHLIGHT}
+TEXTBOOK_KINDS = {"E-step": BASE, "removal losses": palette.GREEN, "prune": HIGHLIGHT}
 SAGE_KINDS = {  # what SaGe recomputed before a prune step
     "embeddings retrained": HIGHLIGHT,
-    "all losses recomputed": "#2ca02c",
+    "all losses recomputed": palette.GREEN,
     "candidates only": BASE,
 }
 
@@ -145,16 +155,17 @@ def loss_curve_chart(
         ),
         tooltip=[alt.Tooltip(c) for c in df.columns],
     )
-    line = base.mark_line(color="#9aa5b1")
+    line = base.mark_line(color=palette.GREY)
     kinds = alt.Scale(domain=list(colors), range=list(colors.values()))
     points = base.mark_point(filled=True, size=90).encode(
         color=alt.Color("kind:N", scale=kinds, legend=alt.Legend(title=None, orient="bottom"))
     )
     step = alt.param(name=CURRENT, value=current)
     here = base.transform_filter(alt.datum.step == step).mark_point(
-        color="black", size=420, strokeWidth=2
-    )
-    return _style(alt.layer(line, points, here).add_params(step).properties(height=300))
+        color="black", size=420, strokeWidth=2, aria=False
+    )  # decoration, as in vocab_growth_chart
+    chart = alt.layer(line, points, here).add_params(step).properties(height=300)
+    return _style(described(chart, f"The {title} after each step", words.loss(df, title)))
 
 
 BEST_PATH, OTHER_PIECES = "on the best path", "other pieces"
@@ -183,6 +194,8 @@ def lattice_chart(
     chart = _lattice_layout(int(df["end"].max()) if len(df) else 1, show_posterior, log_label)
     chart = chart.copy(deep=False)  # the layout is shared: only the copy gets the data
     chart.data = df
+    chart.title = "The lattice: every piece that fits the word"
+    chart.description = words.lattice(df)
     return chart
 
 
@@ -274,8 +287,9 @@ def removal_chart(df: pd.DataFrame, top: int = 20) -> alt.LayerChart:
         + ", ".join(f"{r.piece} +{r.increase:.3f}" for r in pruned.itertuples())
         + f"; the largest increase shown: +{widest:.3f}."
     )
-    layers = alt.layer(bars, dots, values)
-    return _style(layers.properties(height=alt.Step(30), description=description))
+    layers = alt.layer(bars, dots, values).properties(height=alt.Step(30))
+    title = "How much the loss would rise without each piece"
+    return _style(described(layers, title, description))
 
 
 def _status_shape() -> alt.Shape:

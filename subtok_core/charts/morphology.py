@@ -9,7 +9,7 @@ the gold morpheme boundaries (subtok_core.measure.morphology), as grouped bars.
 [['BPE', 'precision', 0.4], ['BPE', 'recall', 0.6], ['BPE', 'F1', 0.48]]
 >>> spec = alignment_chart(table, names=["BPE", "WordPiece", "Unigram"]).to_dict()
 >>> spec["layer"][0]["encoding"]["color"]["scale"]
-{'domain': ['BPE', 'Unigram'], 'range': ['#1f77b4', '#2ca02c']}
+{'domain': ['BPE', 'Unigram'], 'range': ['#0072B2', '#009E73']}
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
+from . import words
 from .compare import BAR_HEIGHT, _color
 from .lessons import FONT_SIZE, _style
+from .words import described
 
 MEASURES = ("precision", "recall", "F1")
 HOW_TO_READ = (
@@ -55,4 +57,6 @@ def alignment_chart(table: pd.DataFrame, names: Sequence[str] | None = None) -> 
     text = base.mark_text(dy=-6, fontSize=FONT_SIZE - 2).encode(
         text=alt.Text("value:Q", format=".2f")
     )
-    return _style(alt.layer(bars, text).properties(height=BAR_HEIGHT))
+    chart = alt.layer(bars, text).properties(height=BAR_HEIGHT)
+    title = "How well the cuts fall on morpheme boundaries"
+    return _style(described(chart, title, words.alignment(table)))

@@ -13,7 +13,10 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from .. import palette
+from . import words
 from .lessons import BASE, HIGHLIGHT, _style
+from .words import described
 
 
 def count_spread_chart(df: pd.DataFrame) -> alt.LayerChart:
@@ -41,11 +44,13 @@ def count_spread_chart(df: pd.DataFrame) -> alt.LayerChart:
         ],
     )
     tokens = alt.Y("min:Q", title="tokens per sample", scale=alt.Scale(zero=False))
-    extent = base.mark_rule(color="#9aa5b1", strokeWidth=2).encode(y=tokens, y2="max:Q")
+    extent = base.mark_rule(color=palette.GREY, strokeWidth=2).encode(y=tokens, y2="max:Q")
     band = base.mark_area(color=BASE, opacity=0.3).encode(y="q1:Q", y2="q3:Q")
     mean = base.mark_line(color=HIGHLIGHT).encode(y="mean:Q")
     points = base.mark_point(color=HIGHLIGHT, filled=True, size=60).encode(y="mean:Q")
-    return _style(alt.layer(extent, band, mean, points).properties(height=300))
+    chart = alt.layer(extent, band, mean, points).properties(height=300)
+    title = "Tokens per sample as the dropout probability grows"
+    return _style(described(chart, title, words.spread(df)))
 
 
 def sampling_chart(df: pd.DataFrame) -> alt.Chart:
@@ -80,4 +85,5 @@ def sampling_chart(df: pd.DataFrame) -> alt.Chart:
         )
         .properties(height=alt.Step(16))
     )
-    return _style(chart)
+    title = "Exact probability beside the share of samples"
+    return _style(described(chart, title, words.sampling(df)))

@@ -1,0 +1,129 @@
+"""Real browser: axe-core finds no serious or critical accessibility violation on any page,
+at the projector (1280x720) and on a phone (390x844), in presenter mode, on Compare with a
+toy corpus, and on /join while a round is open (issue 31).
+
+The waivers for markup the app cannot change are in tests/axetools.py, each with its
+reason."""
+
+from __future__ import annotations
+
+import axetools
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from subtok_core import bpe, corpus, rooms
+
+pytestmark = pytest.mark.e2e
+
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+VIEWPORTS = {"desk": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
+PAGES = {  # a name for the report, the address, and a text the page shows once drawn
+    "home": ("/", "subtok"),
+    "bpe": ("/bpe?corpus=toy:low-lower&marker=eow&step=3", "Merge 3"),
+    "bpe-present": ("/bpe?corpus=toy:low-lower&marker=eow&step=3&present=1", "Merge 3"),
+    "bytebpe": ("/bytebpe?corpus=toy:low-lower&step=3", "Merge 3"),
+    "wordpiece": ("/wordpiece?corpus=toy:sunflower&step=2", "Merge 2"),
+    "unigram": ("/unigram?corpus=toy:run-bug&step=2", "Unigram"),
+    "notes": ("/notes", "Notes"),
+    "compare": ("/compare?corpus=toy:low-lower&size=20&tok=bpe,wordpiece,unigram", "Compare"),
+    "sage": ("/sage?corpus=sample:crime&V=150&k=10&M=20&step=2", "Step 2: the candidate set"),
+}
+DARK = ["bpe", "bytebpe", "unigram", "compare"]  # our own colours on Streamlit's dark theme
+
+
+def settle(page: Page) -> None:
+    """Wait until the script is idle, twice: a deep link's first load may rerun once."""
+    page.wait_for_selector(IDLE, timeout=240_000)
+    page.wait_for_timeout(800)
+    page.wait_for_selector(IDLE, timeout=240_000)
+
+
+def check(page: Page, where: str) -> None:
+    violations = axetools.severe_violations(page)
+    count = axetools.node_count(violations)
+    print(f"\naxe {where}: {count} serious/critical nodes")  # the report's numbers (-s)
+    assert count == 0, f"{where}: {count} serious/critical nodes\n" + axetools.describe(violations)
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize("name", list(PAGES))
+def test_no_serious_axe_violation(browser: Browser, app_url: str, name: str, viewport: str):
+    visit(browser, app_url, name, viewport, "light")
+
+
+@pytest.mark.parametrize("name", DARK)
+def test_no_serious_axe_violation_in_the_dark_theme(browser: Browser, app_url: str, name: str):
+    """Streamlit follows the system's dark theme: chips keep their own light fills."""
+    visit(browser, app_url, name, "desk", "dark")
+
+
+def visit(browser: Browser, app_url: str, name: str, viewport: str, scheme: str) -> None:
+    path, shown = PAGES[name]
+    context = browser.new_context(viewport=VIEWPORTS[viewport], color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(app_url + path)
+        settle(page)
+        expect(page.get_by_text(shown).first).to_be_visible(timeout=60_000)
+        settle(page)
+        check(page, f"{name} {viewport}" + (f" {scheme}" if scheme != "light" else ""))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_no_serious_axe_violation_on_join_with_an_open_round(
+    browser: Browser, app_url: str, poll_db_url: str, viewport: str
+):
+    polls = rooms.RoomStore(poll_db_url)
+    trace = bpe.trace_bpe(corpus.load("toy:low-lower"), merges=10, marker="eow")
+    code = polls.open_room(
+        "bpe", "bpe", "toy:low-lower", "/bpe", dict(trace.params),
+        zip(trace.start.words, trace.start.counts),
+    )  # fmt: skip
+    question = rooms.next_merge(trace, 2)
+    polls.open_round(code, 2, list(question.answers), list(question.tied))
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    try:
+        page = context.new_page()
+        page.goto(f"{app_url}/join?room={code}")
+        settle(page)
+        expect(page.get_by_text("Which pair is merged next (merge 3)?")).to_be_visible(
+            timeout=30_000
+        )
+        settle(page)
+        check(page, f"join {viewport}")
+    finally:
+        context.close()
+
+
+def test_no_serious_axe_violation_once_a_poll_is_revealed(browser: Browser, app_url: str):
+    """The teacher at the projector (presenter mode) opens a poll and a round, a phone
+    answers, the teacher reveals: both screens, chart and verdicts drawn, pass axe."""
+    teacher = browser.new_context(viewport=VIEWPORTS["desk"])
+    phone = browser.new_context(viewport=VIEWPORTS["phone"])
+    try:
+        desk = teacher.new_page()
+        desk.goto(f"{app_url}/bpe?corpus=toy:low-lower&marker=eow&step=2&present=1")
+        settle(desk)
+        desk.get_by_text("Class poll: everyone predicts the next merge").click()
+        desk.get_by_role("button", name="Open a class poll").click()
+        desk.get_by_role("button", name="Open a round on step 2").click()
+        settle(desk)
+        code = desk.get_by_test_id("stMetricValue").first.inner_text().strip()
+        page = phone.new_page()
+        page.goto(f"{app_url}/join?room={code}")
+        settle(page)
+        page.get_by_label("or type another").fill("est </w>")
+        page.get_by_role("button", name="Send my answer").click()
+        expect(desk.get_by_text("1 answer.")).to_be_visible(timeout=30_000)
+        desk.get_by_role("button", name="Reveal").click()
+        expect(desk.get_by_text("(est, </w>) occurs 9 times").first).to_be_visible(timeout=30_000)
+        expect(page.get_by_text("You predicted it.")).to_be_visible(timeout=30_000)
+        settle(desk)
+        check(desk, "bpe-present with a revealed poll")
+        settle(page)
+        check(page, "join after the reveal")
+    finally:
+        teacher.close()
+        phone.close()
