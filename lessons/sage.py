@@ -166,14 +166,34 @@ def control_runs(sentences, key: str, settings: sage.SageSettings):
     return {"frequency": frequency, "random": randoms[0]}, randoms
 
 
-def stopped_log() -> None:
-    """After Stop: the steps finished so far, the run itself is not kept."""
-    for steps in st.session_state.get("sage_partial", {}).values():
-        if steps:
-            st.warning(f"Stopped after {len(steps)} steps. Change a setting to run again.")
-            views.step_table(steps)
-            return
-    st.warning("Stopped before the first step finished.")
+def stopped_log(sentences, key: str, settings: sage.SageSettings, part: str) -> None:
+    """After Stop: how many steps were finished and kept, their log, and "Run again". `part`
+    says which runs were stopped: SaGe's own ("run") or its controls ("controls", SaGe's
+    run being complete; the log kept is the frequency control's)."""
+    wanted = list(sage_runs.plan(sentences, key, settings, outcome.RANDOM_SEEDS))
+    steps, total = sage_runs.kept_steps(wanted[0 if part == "run" else 1])
+    if steps:
+        st.warning(
+            f"Stopped during step {len(steps) + 1} of {total}: the {len(steps)} finished "
+            f"{'step is' if len(steps) == 1 else 'steps are'} kept below."
+        )
+    else:
+        st.warning("Stopped before the first step finished.")
+    if part == "controls":
+        st.caption(
+            "SaGe's own run is complete (the other tabs); the controls (frequency pruning, "
+            "and random pruning over several seeds) were stopped."
+        )
+    st.button(
+        "Run again",
+        icon=":material/replay:",
+        key=f"sage_run_again_{part}",
+        on_click=sage_runs.run_again,
+        help="Runs again from the start with the same settings (a stopped run cannot be "
+        "resumed where it stopped; the same settings give the same steps).",
+    )
+    if steps:
+        views.step_table(steps)
 
 
 w.page_head(
@@ -196,7 +216,7 @@ except ValueError as err:
     st.error(str(err))
     st.stop()
 if trace is None:
-    stopped_log()
+    stopped_log(sentences, sample_key, settings, "run")
     st.stop()
 st.session_state["sage_latest"] = {  # the Compare page can add it to its tokenizers
     "model": sage.model_from_trace(trace),
@@ -220,7 +240,7 @@ with result_tab:
         st.error(str(err))
         st.stop()
     if ran is None:
-        stopped_log()
+        stopped_log(sentences, sample_key, settings, "controls")
         st.stop()
     # drawn once per run: the controls and the sample follow from the run's settings (the
     # spinner shows only when it takes a while: when the measures are computed)
