@@ -42,7 +42,8 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 header[data-testid="stHeader"] {display: none;}
 .block-container {padding-top: 0.8rem; padding-left: 2rem; padding-right: 2rem;}
 div[class*="st-key-"][class*="_edit_"],
-div:has(> div.stVerticalBlock[class*="_edit_"]) {display: none;}
+div:has(> div.stVerticalBlock[class*="_edit_"]),
+div:has(> div.stHorizontalBlock[class*="_edit_"]) {display: none;}
 .chips {font-size: 1.2rem; line-height: 2.1;}
 [data-testid="stTable"] td, [data-testid="stTable"] th {font-size: 1rem; padding: 0.25rem 0.6rem;}
 </style>"""

@@ -44,7 +44,9 @@ LOSS = st.column_config.NumberColumn(format="%,.1f")  # shown rounded; the CSV k
 
 
 def step_table(steps) -> None:
-    st.dataframe(step_frame(steps), hide_index=True, column_config={"loss before the prune": LOSS})
+    frame = step_frame(steps)
+    config = {**w.pinned_key(frame), "loss before the prune": LOSS}
+    st.dataframe(frame, hide_index=True, column_config=config)
 
 
 def step_log(trace) -> int:
@@ -107,7 +109,7 @@ def candidates(step) -> None:
         w.style_status(table),
         hide_index=True,
         height=320,
-        column_config={**w.STATUS_COLUMN, "ablation loss": LOSS},
+        column_config={**w.pinned_key(table), **w.STATUS_COLUMN, "ablation loss": LOSS},
     )
     how = (
         "every piece's loss was recomputed"

@@ -206,7 +206,8 @@ def step_view(i: int, step) -> None:
         else:
             table = score_frame(step.pair_table, step.pair, step.tied_with)
         chart = viz.pair_count_chart(table, value="score")
-        score_format = {"score": st.column_config.NumberColumn(format="%.4f")}
+        # pinned beside the pair and its status: a phone shows what the step is about
+        score_format = {"score": st.column_config.NumberColumn(format="%.4f", pinned=True)}
         title = "Scores" + (f" before merge {i}" if i else "")
         note = "On a real sample only the best-scoring pairs are kept per step."
         w.table_panel(title, note, table, trace, chart, column_config=score_format)
