@@ -105,7 +105,8 @@ def follow(wanted: dict, keys: list, what: str, part: str) -> dict | None:
         return None
     runs = session_runs(wanted)
     began = time.monotonic()
-    with st.status(f"Running {what} ...", expanded=True) as status:
+    box = st.empty()  # the status box, gone once the runs are done (the page shows them)
+    with box.status(f"Running {what} ...", expanded=True) as status:
         bars = {k: st.progress(0.0, text=wanted[k][1]) for k in missing}
 
         def show(k, done: int = 0, total: int = 0, text: str = "", step=None) -> None:
@@ -121,8 +122,6 @@ def follow(wanted: dict, keys: list, what: str, part: str) -> dict | None:
             failed = f"{what[:1].upper()}{what[1:]} could not run"
             status.update(label=failed, state="error", expanded=False)
             raise
-        steps = sum(len(found[k].steps) for k in missing)
-        done = f"{what[:1].upper()}{what[1:]}: {steps} steps"
-        status.update(label=done, state="complete", expanded=False)
     stop.empty()
+    box.empty()  # the step controls come up to the first screen
     return found
