@@ -63,8 +63,8 @@ style = w.choice_box(
     "tokenizers writes merges (Ġ is a space, Ċ a line break).",
 )
 
-row.note(
-    w.corpus_label(name),
+row.note(  # short: one line beside two buttons (the corpus's title is in the popover)
+    name.split(":", 1)[-1] if name in (w.TEXT, w.UPLOAD) else name,
     f"pattern {pattern}",
     f"ties {ties}",
     f"{merges} merges",
