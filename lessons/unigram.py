@@ -193,7 +193,9 @@ def trained(wc, corpus_print: str, params: dict):
         )
     except ValueError as err:  # the seed settings it asks for are in the settings row
         if params["variant"] == "textbook" and "seed" in str(err):
-            raise ValueError(f'{err} The seed settings are in "{SEED_SETTINGS}", above.') from None
+            raise ValueError(
+                f'{err} The seed settings are under Settings, in "{SEED_SETTINGS}", above.'
+            ) from None
         raise
 
 
