@@ -71,10 +71,19 @@ def non_empty_lines(text: str) -> tuple[str, ...]:
     return tuple(line for line in text.splitlines() if line.strip())
 
 
-def corpus_lines(name: str) -> tuple[tuple[str, ...], str] | None:
+def corpus_lines(name: str, row) -> tuple[tuple[str, ...], str] | None:
     """The corpus panel: the lines to train on and their fingerprint; None after an
-    st.error or an st.info when there is nothing to train on yet."""
-    with st.expander("The corpus", expanded=not name.startswith("sample:")):
+    st.error or an st.info when there is nothing to train on yet. In the settings popover
+    of `row`, as on the other lessons (the steps come first); on the page, open, where the
+    student has to type or upload (hidden at the projector: its key holds "_edit_")."""
+    if name in (w.TEXT, w.UPLOAD):
+        panel = st.container(key=w.widget_key(PAGE, "edit_corpus")).expander(
+            "The corpus", expanded=True
+        )
+    else:
+        row.box.markdown("**The corpus**")
+        panel = row.box.container()
+    with panel:
         try:
             if name == w.TEXT:
                 text = st.text_area("Your text", DEFAULT_TEXT, key=w.widget_key(PAGE, "text"))
@@ -123,7 +132,6 @@ def text_print(name: str) -> str:
 def presplit_panel(lines, pattern: str, style: str) -> None:
     """The chunks of the first lines as chips, each marked with the part that matched it,
     and the pattern part by part with what each part matches."""
-    st.subheader("The pre-split")
     st.caption(
         f"{bytebpe.TITLES[pattern]} cuts the text into chunks before any merge; merges never "
         "cross a chunk. Each chunk is marked with the number of the part of the pattern "

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lessons._keys import widget_key
+from lessons._keys import current_page, widget_key
 
 PARAM = "present"  # ?present=1; not a bound widget: a bound toggle reads only true/false
 
@@ -26,6 +26,12 @@ h1 {font-size: 2.1rem !important; padding-top: 0 !important;}
 /* a little less air between blocks: the step view fits 720 px */
 .stMainBlockContainer div[data-testid="stVerticalBlock"] {gap: 0.8rem;}
 h3 {font-size: 1.35rem !important;}
+/* a phone: the lesson's introduction goes after its steps, so that the step's sentence
+   is on the first screen (the settings are one button above the steps) */
+@media (max-width: 640px) {
+  div[class*="st-key-"][class*="_lesson_intro"],
+  div:has(> div[class*="st-key-"][class*="_lesson_intro"]) {order: 1;}
+}
 </style>"""
 
 # Presenter mode. Containers keyed "<page>_edit_..." hold the editing widgets (see
@@ -36,7 +42,8 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 header[data-testid="stHeader"] {display: none;}
 .block-container {padding-top: 0.8rem; padding-left: 2rem; padding-right: 2rem;}
 div[class*="st-key-"][class*="_edit_"],
-div:has(> div.stVerticalBlock[class*="_edit_"]) {display: none;}
+div:has(> div.stVerticalBlock[class*="_edit_"]),
+div:has(> div.stHorizontalBlock[class*="_edit_"]) {display: none;}
 .chips {font-size: 1.2rem; line-height: 2.1;}
 [data-testid="stTable"] td, [data-testid="stTable"] th {font-size: 1rem; padding: 0.25rem 0.6rem;}
 </style>"""
@@ -81,18 +88,51 @@ def frame() -> None:
 
 def page_head(title: str, intro: str) -> None:
     """The page's title and its one-paragraph introduction (in presenter mode the title
-    only, small: the step is what the room reads)."""
+    only, small: the step is what the room reads; on a phone the introduction comes after
+    the steps, FRAME_CSS)."""
     if presenting():
         st.subheader(title)
     else:
         st.title(title)
-        st.write(intro)
+        st.container(key=widget_key(current_page(), "lesson_intro")).write(intro)
 
 
-def settings_row(page: str):
-    """The container of a page's settings (corpus, marker, ties, merges...): shown as usual,
-    hidden in presenter mode. Use as ``w.settings_row("bpe").columns(...)``."""
-    return st.container(key=widget_key(page, "edit_settings"))
+class SettingsRow:
+    """A page's settings (corpus, marker, ties, merges...) folded into one button, a
+    popover, with a line beside it saying what is in use: the step controls stay on the
+    first screen. Hidden in presenter mode (its key holds "_edit_"). ``columns`` and
+    ``expander`` open inside the popover; ``note`` writes the line beside it; ``views``
+    holds the row's other popovers, by label."""
+
+    def __init__(self, page: str, label: str = "Settings", views: dict[str, str] | None = None):
+        bar = st.container(
+            key=widget_key(page, "edit_settings"), horizontal=True, vertical_alignment="center"
+        )
+        self.bar = bar
+        self.box = bar.popover(label, icon=":material/tune:", help="Change the corpus or a setting")
+        # more popovers before the line (views that are no settings): {label: icon}
+        self.views = {name: bar.popover(name, icon=icon) for name, icon in (views or {}).items()}
+        self.line = bar.empty()
+        self.said: list[str] = []
+
+    def columns(self, spec, **options):
+        return self.box.columns(spec, **options)
+
+    def expander(self, label: str, **options):
+        return self.box.expander(label, **options)
+
+    def note(self, *parts: str) -> None:
+        """Add `parts` to the line beside the button (" · " between them)."""
+        self.said += [part for part in parts if part]
+        self.line.caption(" · ".join(self.said))
+
+
+def settings_row(
+    page: str, label: str = "Settings", views: dict[str, str] | None = None
+) -> SettingsRow:
+    """The settings of `page` in one row (SettingsRow), with a popover more for each of
+    `views` ({label: icon}). Use as ``w.settings_row("bpe").columns(...)``."""
+    return SettingsRow(page, label, views)
 
 
 def end_of_step_view(poll=None) -> None:

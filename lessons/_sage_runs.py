@@ -54,36 +54,62 @@ def session_runs(wanted: dict) -> batch.Runs:
             runs.cancel()
         computes = {k: compute for k, (compute, _) in wanted.items()}
         labels = {k: label for k, (_, label) in wanted.items()}
-        runs = st.session_state[RUNS] = batch.Runs(w.trace_store(), computes, labels)
+        runs = st.session_state[RUNS] = batch.Runs(w.trace_store(), computes, labels, step_of)
     return runs
+
+
+def step_of(values: tuple):
+    """What a run's report carries that Stop must keep: a finished step with the number of
+    steps the run needs, (step, total); None for any other report (sage.worker)."""
+    if len(values) > 3 and values[3] is not None:
+        return values[3], values[1]
+    return None
+
+
+STOPPED = "sage_stopped"  # session: the runs Stop ended (their keys), until "Run again"
+
+
+def run_again() -> None:
+    """The "Run again" button's callback: the page starts the stopped runs anew."""
+    st.session_state.pop(STOPPED, None)
+
+
+def kept_steps(key) -> tuple[list, int]:
+    """The steps of run `key` finished before Stop, and how many the run needed (0: not
+    known, no step had finished)."""
+    runs = st.session_state.get(RUNS)
+    kept = [] if runs is None else runs.kept.get(key, [])
+    return [step for step, _ in kept], (kept[-1][1] if kept else 0)
 
 
 def follow(wanted: dict, keys: list, what: str, part: str) -> dict | None:
     """The runs of `keys` (some of `wanted`) from the store, or waited for in a status box
     with a moving bar each (the phase, its progress, the time so far) and a Stop button
-    (`part` names it). None after Stop: every run of the session is cancelled, and the log
-    so far is kept."""
+    (`part` names it). None after Stop, and on every run of the page after it until "Run
+    again" (run_again): every run of the session is cancelled, and the steps each had
+    finished are kept (kept_steps)."""
     store = w.trace_store()
     found = {k: store.cached(k, wanted[k][1]) for k in keys}
     missing = [k for k in keys if found[k] is None]
     if not missing:
         return found
+    if st.session_state.get(STOPPED) == set(wanted):
+        return None  # stopped: the page shows the steps kept, until "Run again"
     stop = st.empty()
-    help_text = "Stops the runs; the log so far stays on the page."
+    help_text = "Stops the runs; the steps finished so far stay on the page."
     if stop.button("Stop", key=f"sage_stop_{part}", help=help_text):
+        stop.empty()  # the run has stopped: no Stop button any more
         if RUNS in st.session_state:
             st.session_state[RUNS].cancel()
+        st.session_state[STOPPED] = set(wanted)
         return None
     runs = session_runs(wanted)
-    partial = st.session_state.setdefault("sage_partial", {})
-    partial.update({k: [] for k in missing})
     began = time.monotonic()
-    with st.status(f"Running {what} ...", expanded=True) as status:
+    box = st.empty()  # the status box, gone once the runs are done (the page shows them)
+    with box.status(f"Running {what} ...", expanded=True) as status:
         bars = {k: st.progress(0.0, text=wanted[k][1]) for k in missing}
 
         def show(k, done: int = 0, total: int = 0, text: str = "", step=None) -> None:
-            if step is not None and (not partial[k] or partial[k][-1].number < step.number):
-                partial[k].append(step)
             seconds = time.monotonic() - began
             line = f"{wanted[k][1]}: {text or 'starting'}"
             line += f", {done:,} of {total:,}" if total else ""
@@ -96,10 +122,6 @@ def follow(wanted: dict, keys: list, what: str, part: str) -> dict | None:
             failed = f"{what[:1].upper()}{what[1:]} could not run"
             status.update(label=failed, state="error", expanded=False)
             raise
-        steps = sum(len(found[k].steps) for k in missing)
-        done = f"{what[:1].upper()}{what[1:]}: {steps} steps"
-        status.update(label=done, state="complete", expanded=False)
     stop.empty()
-    for k in missing:
-        partial.pop(k, None)
+    box.empty()  # the step controls come up to the first screen
     return found

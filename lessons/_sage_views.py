@@ -39,28 +39,23 @@ def step_frame(steps) -> pd.DataFrame:
     )
 
 
+CURVE_HEIGHT = 220  # px: the loss curve under the step's sentence on a 720 px projector
 LOSS = st.column_config.NumberColumn(format="%,.1f")  # shown rounded; the CSV keeps every digit
 
 
 def step_table(steps) -> None:
-    st.dataframe(step_frame(steps), hide_index=True, column_config={"loss before the prune": LOSS})
+    frame = step_frame(steps)
+    config = {**w.pinned_key(frame), "loss before the prune": LOSS}
+    st.dataframe(frame, hide_index=True, column_config=config)
 
 
 def step_log(trace) -> int:
-    """Loss curve, the table of steps, and the candidate set of the chosen step."""
+    """The step controls, the step's sentence and the loss curve first (the first screen at
+    the projector), then the run in numbers, the table of steps, and the candidate set of
+    the chosen step."""
     start, steps = trace.start, trace.steps
-    cols = st.columns(5)
-    cols[0].metric("BPE pieces at the start", f"{len(start.vocab):,}")
-    cols[1].metric("never pruned (characters, ▁ + character)", f"{start.protected:,}")
-    cols[2].metric("prune steps", len(steps))
-    cols[3].metric("tokens at the start", f"{start.tokens:,}")
-    cols[4].metric(
-        "tokens at the end",
-        f"{steps[-1].tokens:,}",
-        delta=f"{steps[-1].tokens - start.tokens:+,}",
-        delta_color="off",
-    )
     i = w.step_slider(len(steps), key="step", label="step (0 = the whole run)")
+    st.info(sage_explain.explain_step(trace, i))
     run = w.run_key(trace)
 
     def curve():
@@ -72,14 +67,26 @@ def step_log(trace) -> int:
                 "vocab size before": [s.vocab_size + len(s.pruned) for s in steps],
             }
         )
-        title = "eq. (1) loss before the prune"
-        return viz.loss_curve_chart(frame, i, title, colors=viz.SAGE_KINDS)
+        title = "loss, eq. (1)"  # before the prune (the caption says); short: 220 px tall
+        chart = viz.loss_curve_chart(frame, i, title, colors=viz.SAGE_KINDS)
+        return chart.properties(height=CURVE_HEIGHT)
 
     cached.chart(run, ("sage loss",), curve, i)  # built once per run, step i ringed
     st.caption(
         "The loss is summed over every token and every context token within the window; "
         "it moves when the vocabulary changes (fewer, shorter pieces mean more tokens and "
         "more pairs) and jumps when the embeddings are retrained."
+    )
+    cols = st.columns(5)
+    cols[0].metric("BPE pieces at the start", f"{len(start.vocab):,}")
+    cols[1].metric("never pruned (characters, ▁ + character)", f"{start.protected:,}")
+    cols[2].metric("prune steps", len(steps))
+    cols[3].metric("tokens at the start", f"{start.tokens:,}")
+    cols[4].metric(
+        "tokens at the end",
+        f"{steps[-1].tokens:,}",
+        delta=f"{steps[-1].tokens - start.tokens:+,}",
+        delta_color="off",
     )
     cached.drawn(run, ("sage steps",), lambda: step_table(steps))
     if i:
@@ -102,7 +109,7 @@ def candidates(step) -> None:
         w.style_status(table),
         hide_index=True,
         height=320,
-        column_config={**w.STATUS_COLUMN, "ablation loss": LOSS},
+        column_config={**w.pinned_key(table), **w.STATUS_COLUMN, "ablation loss": LOSS},
     )
     how = (
         "every piece's loss was recomputed"

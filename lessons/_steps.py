@@ -120,19 +120,26 @@ def corpus_trace(
     train: Callable,
     algorithm: str | None = None,
     size: int = 0,
+    row=None,
 ):
     """The corpus panel and the trained trace: (wc, corpus_print, trace), where
     corpus_print is the corpus's fingerprint, hashed once per run; `train(wc, corpus_print)`
     gives the trace. An upload is timed beforehand for `algorithm` at `size` (see
-    lessons._estimate).
+    lessons._estimate). The corpus panel goes into the settings popover of `row` (a
+    lessons._present.SettingsRow), except for a text to type or a file to upload.
 
     Stops the page (after an st.error) when the corpus or the settings cannot be used.
     """
-    # closed: the lesson's own view shows the corpus step by step; opened to edit it, and
-    # open when the student has to type or upload it
-    box = st.container(key=widget_key(prefix, "edit_corpus"))
-    with box.expander("The corpus: see or edit its words", expanded=name in (TEXT, UPLOAD)):
-        wc = corpus_editor(name, prefix, algorithm, size)
+    # in the settings (`row`'s popover): the lesson's own view shows the corpus step by
+    # step; open on the page when the student has to type or upload it
+    if row is not None and name not in (TEXT, UPLOAD):
+        row.box.markdown("**The corpus: see or edit its words**")
+        with row.box:
+            wc = corpus_editor(name, prefix, algorithm, size)
+    else:
+        box = st.container(key=widget_key(prefix, "edit_corpus"))
+        with box.expander("The corpus: see or edit its words", expanded=name in (TEXT, UPLOAD)):
+            wc = corpus_editor(name, prefix, algorithm, size)
     if wc is None:
         st.stop()
     corpus_print = sample_print(name, punct_on(prefix)) if is_sample(name) else fingerprint(wc)

@@ -137,8 +137,9 @@ def status_of(pair: tuple[str, str], chosen, tied) -> str:
     return "merged" if pair == chosen else "tied" if pair in tied else ""
 
 
-# the status column wide enough for "merged" and "pruned" in bold, however narrow the table
-STATUS_COLUMN = {"status": st.column_config.TextColumn("status", width=90)}
+# the status column wide enough for "merged" and "pruned" in bold, however narrow the
+# table, and pinned at the left beside the key column: a phone shows both (issue 25)
+STATUS_COLUMN = {"status": st.column_config.TextColumn("status", width=90, pinned=True)}
 STATUS_CSS = {
     "merged": "background-color: #ffd6d6; font-weight: bold",
     "pruned": "background-color: #ffd6d6; font-weight: bold",
@@ -270,9 +271,18 @@ def status_table(frame: pd.DataFrame, height, column_config=None, precision: int
         if len(frame) > PRESENT_ROWS:
             st.caption(f"The first {PRESENT_ROWS} of {len(frame):,} rows.")
         return
-    config = {**(column_config or {}), **(STATUS_COLUMN if status else {})}
+    config = {**pinned_key(frame), **(column_config or {}), **(STATUS_COLUMN if status else {})}
     shown = style_status(frame) if status else frame
     st.dataframe(shown, hide_index=True, height=height, column_config=config)
+
+
+def pinned_key(frame: pd.DataFrame) -> dict:
+    """The column config that pins a table's first column, its key (the pair, the piece,
+    the word): it stays in sight while the other columns scroll, as on a 390 px phone."""
+    if frame.columns.empty:
+        return {}
+    first = frame.columns[0]
+    return {first: st.column_config.Column(pinned=True)}
 
 
 def table_panel(title: str, note: str, table: pd.DataFrame, trace, chart, **options) -> None:

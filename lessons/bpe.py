@@ -77,7 +77,8 @@ w.page_head(
     "examples are from 001, 003 and 004 of the course material).",
 )
 
-c1, c2, c3, c4 = w.settings_row("bpe").columns([3, 1, 1, 1])
+row = w.settings_row("bpe")
+c1, c2, c3, c4 = row.columns([3, 1, 1, 1])
 name = w.corpus_select(c1)
 marker = w.choice_box(
     c2,
@@ -90,6 +91,7 @@ marker = w.choice_box(
 ties = w.ties_select(c3, bpe.TIE_RULES, w.corpus_setting(name, "ties", bpe.TIE_RULES[0]))
 merges = w.merges_input(c4, w.corpus_setting(name, "merges", 10))
 w.settings_caption(c1, name, marker=marker, ties=ties)
+row.note(w.corpus_label(name), f"marker {marker}", f"ties {ties}", f"{merges} merges")
 
 wc, _, trace = w.corpus_trace(
     name,
@@ -97,6 +99,7 @@ wc, _, trace = w.corpus_trace(
     lambda wc, corpus_print: trained(wc, corpus_print, marker, ties, merges),
     algorithm="bpe",
     size=merges,  # close enough to the vocab size for the upload's time estimate
+    row=row,
 )
 
 

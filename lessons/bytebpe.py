@@ -42,7 +42,9 @@ w.page_head(
     "An emoji is 4 bytes and a Chinese character 3, so they may take several tokens.",
 )
 
-c1, c2, c3, c4, c5 = w.settings_row(PAGE).columns([3, 1.2, 1, 1, 1.3])
+PRESPLIT = "The pre-split"
+row = w.settings_row(PAGE, views={PRESPLIT: ":material/content_cut:"})
+c1, c2, c3, c4, c5 = row.columns([3, 1.2, 1, 1, 1.3])
 name = w.corpus_select(c1, default="toy:emoji-cjk")
 pattern = w.choice_box(
     c2, "pre-split pattern", bytebpe.PATTERNS, "pattern", "gpt2", help=PATTERN_HELP
@@ -61,7 +63,14 @@ style = w.choice_box(
     "tokenizers writes merges (Ġ is a space, Ċ a line break).",
 )
 
-found = views.corpus_lines(name)
+row.note(  # short: one line beside two buttons (the corpus's title is in the popover)
+    name.split(":", 1)[-1] if name in (w.TEXT, w.UPLOAD) else name,
+    f"pattern {pattern}",
+    f"ties {ties}",
+    f"{merges} merges",
+    f"bytes as {views.DISPLAY_LABELS[style]}",
+)
+found = views.corpus_lines(name, row)
 if found is None:
     st.stop()
 lines, corpus_print = found
@@ -71,9 +80,9 @@ except ValueError as err:
     st.error(str(err))
     st.stop()
 
-if not w.presenting():  # at the projector: the merges only
-    views.presplit_panel(lines, pattern, style)
-    st.header("Learning the merges")
+if not w.presenting():  # at the projector: the merges only; here one button (steps first)
+    with row.views[PRESPLIT]:
+        views.presplit_panel(lines, pattern, style)
 
 
 def step_view(i: int, step) -> None:

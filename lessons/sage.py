@@ -63,8 +63,10 @@ def use_paper() -> None:
     st.session_state["lines"] = 0
 
 
-def sample_controls() -> tuple[Sequence[Sequence[str]], str] | None:
-    c1, c2 = st.columns([3, 1])
+def sample_controls(row) -> tuple[Sequence[Sequence[str]], str] | None:
+    """The sample (in the settings popover `row`; an upload's box on the page itself, where
+    the student sees it) and its sentences with their key; None until there is a file."""
+    c1, c2 = row.columns([3, 1])
     name = w.choice_box(c1, "sample", SAMPLES, "corpus", SAMPLES[0])
     top = limits.limit("sample_lines", "web")
     lines_help = w.limit_help("sample_lines")
@@ -87,10 +89,11 @@ def sample_controls() -> tuple[Sequence[Sequence[str]], str] | None:
         c1.caption(w.corpus_label(name))
         label = name
         sentences, key = shipped_sample(name, limit)
-    st.caption(
-        f"{label}: {len(sentences):,} sentences, {sum(map(len, sentences)):,} words "
-        "(lines split into sentences: SaGe's context never crosses a sentence end)."
+    said = f"{label}: {len(sentences):,} sentences, {sum(map(len, sentences)):,} words"
+    row.box.caption(
+        f"{said} (lines split into sentences: SaGe's context never crosses a sentence end)."
     )
+    row.note(said)
     return sentences, key
 
 
@@ -109,16 +112,17 @@ def shipped_sample(name: str, limit: int) -> tuple[tuple[tuple[str, ...], ...], 
     return tuple(map(tuple, sentences)), w.fingerprint(lines, limit)
 
 
-def settings_controls() -> sage.SageSettings:
-    # two rows of four, so that each label fits on one line at 1280 px
-    cols = [c for _ in range(2) for c in st.columns(len(SETTINGS) // 2)]
+def settings_controls(row) -> sage.SageSettings:
+    """Algorithm 3's settings in the settings popover `row`, and the paper's button."""
+    # two rows of four, so that each label fits on one line
+    cols = [c for _ in range(2) for c in row.columns(len(SETTINGS) // 2)]
     values = {}
     for col, (key, label, default, low, high, text) in zip(cols, SETTINGS, strict=True):
         kind = float if isinstance(default, float) else int
         step = 0.05 if kind is float else 1
         help_text = w.limit_help(LIMITED[key], text) if key in LIMITED else text
         values[key] = kind(w.number_box(col, label, key, low, high, default, step, help_text))
-    left, right = st.columns([1, 3], vertical_alignment="center")
+    left, right = row.columns([1, 3], vertical_alignment="center")
     note = timing.preset_note(timing.load_timing(), outcome.RANDOM_SEEDS)
     left.button(
         "Paper settings (Table 6)",
@@ -127,6 +131,7 @@ def settings_controls() -> sage.SageSettings:
         help=f"{PAPER_SETTINGS}. {note}",
     )
     right.caption(f"Paper settings: {note}")
+    row.note(f"V {values['V']:,}", f"n {values['n']}", f"k {values['k']}", f"M {values['M']}")
     return sage.SageSettings(
         vocab_size=values["V"],
         n=values["n"],
@@ -162,28 +167,49 @@ def control_runs(sentences, key: str, settings: sage.SageSettings):
     return {"frequency": frequency, "random": randoms[0]}, randoms
 
 
-def stopped_log() -> None:
-    """After Stop: the steps finished so far, the run itself is not kept."""
-    for steps in st.session_state.get("sage_partial", {}).values():
-        if steps:
-            st.warning(f"Stopped after {len(steps)} steps. Change a setting to run again.")
-            views.step_table(steps)
-            return
-    st.warning("Stopped before the first step finished.")
+def stopped_log(sentences, key: str, settings: sage.SageSettings, part: str) -> None:
+    """After Stop: how many steps were finished and kept, their log, and "Run again". `part`
+    says which runs were stopped: SaGe's own ("run") or its controls ("controls", SaGe's
+    run being complete; the log kept is the frequency control's)."""
+    wanted = list(sage_runs.plan(sentences, key, settings, outcome.RANDOM_SEEDS))
+    steps, total = sage_runs.kept_steps(wanted[0 if part == "run" else 1])
+    if steps:
+        st.warning(
+            f"Stopped during step {len(steps) + 1} of {total}: the {len(steps)} finished "
+            f"{'step is' if len(steps) == 1 else 'steps are'} kept below."
+        )
+    else:
+        st.warning("Stopped before the first step finished.")
+    if part == "controls":
+        st.caption(
+            "SaGe's own run is complete (the other tabs); the controls (frequency pruning, "
+            "and random pruning over several seeds) were stopped."
+        )
+    st.button(
+        "Run again",
+        icon=":material/replay:",
+        key=f"sage_run_again_{part}",
+        on_click=sage_runs.run_again,
+        help="Runs again from the start with the same settings (a stopped run cannot be "
+        "resumed where it stopped; the same settings give the same steps).",
+    )
+    if steps:
+        views.step_table(steps)
 
 
-st.title("SaGe: context-aware vocabulary pruning")
-st.write(
+w.page_head(
+    "SaGe: context-aware vocabulary pruning",
     "SaGe (Yehezkel & Pinter, 2023: the SaGe paper) starts from a BPE vocabulary n times "
     "too big and prunes, step by step, the pieces whose removal raises a skipgram context "
     "loss (eq. 1) least: every token should predict the tokens around it. Here it runs on a "
-    "small real sample; the paper ran on 750,000 lines of Wikipedia."
+    "small real sample; the paper ran on 750,000 lines of Wikipedia.",
 )
-chosen = sample_controls()
+row = w.settings_row("sage")
+chosen = sample_controls(row)
 if chosen is None:
     st.stop()
 sentences, sample_key = chosen
-settings = settings_controls()
+settings = settings_controls(row)
 try:
     sage.check_settings(settings)
     trace = run(sentences, sample_key, settings)
@@ -191,7 +217,7 @@ except ValueError as err:
     st.error(str(err))
     st.stop()
 if trace is None:
-    stopped_log()
+    stopped_log(sentences, sample_key, settings, "run")
     st.stop()
 st.session_state["sage_latest"] = {  # the Compare page can add it to its tokenizers
     "model": sage.model_from_trace(trace),
@@ -215,7 +241,7 @@ with result_tab:
         st.error(str(err))
         st.stop()
     if ran is None:
-        stopped_log()
+        stopped_log(sentences, sample_key, settings, "controls")
         st.stop()
     # drawn once per run: the controls and the sample follow from the run's settings (the
     # spinner shows only when it takes a while: when the measures are computed)

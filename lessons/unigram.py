@@ -65,7 +65,8 @@ def set_choices(choices: tuple[str, ...]) -> None:
 
 
 def controls():
-    """Every choice of the page; returns (name, variant, params for trace_unigram)."""
+    """Every choice of the page; returns (name, variant, params for trace_unigram, the
+    settings row)."""
     box = w.settings_row(PAGE)
     c1, c2, c3, c4 = box.columns([2, 1.5, 2.3, 1])
     name = w.corpus_select(c1, default="toy:run-bug")
@@ -113,7 +114,10 @@ def controls():
     params["vocab_size"] = size or None
     if size == 0 and name.startswith("sample:"):
         params["vocab_size"] = SAMPLE_SIZE
-    return name, variant, params
+    target = f"to {size:,} pieces" if size else "down to the characters"
+    base_said = f"log base {base}" if variant == "textbook" else ""
+    box.note(w.corpus_label(name), variant, target, base_said)
+    return name, variant, params, box
 
 
 def settings(variant: str) -> dict:
@@ -189,7 +193,9 @@ def trained(wc, corpus_print: str, params: dict):
         )
     except ValueError as err:  # the seed settings it asks for are in the settings row
         if params["variant"] == "textbook" and "seed" in str(err):
-            raise ValueError(f'{err} The seed settings are in "{SEED_SETTINGS}", above.') from None
+            raise ValueError(
+                f'{err} The seed settings are under Settings, in "{SEED_SETTINGS}", above.'
+            ) from None
         raise
 
 
@@ -526,13 +532,14 @@ w.page_head(
     "loss the corpus likelihood would miss least (Kudo, 2018; worked examples from 001 and "
     "004 of the course material).",
 )
-name, variant, params = controls()
+name, variant, params, row = controls()
 wc, _, trace = w.corpus_trace(
     name,
     PAGE,
     lambda wc, corpus_print: trained_with_choices(wc, corpus_print, params),
     algorithm="unigram" if variant == "em" else None,  # the estimate's figures are EM's
     size=params.get("vocab_size") or SAMPLE_SIZE,
+    row=row,
 )
 
 

@@ -170,6 +170,12 @@ specials = c4.checkbox(
     key=w.widget_key("wordpiece", "special"),
     help="[PAD] [UNK] [CLS] [SEP] [MASK] at the front of the vocabulary, as BERT has them.",
 )
+settings.note(
+    w.corpus_label(name),
+    f"ties {ties}",
+    f"{merges} merges",
+    "BERT's special tokens" if specials else "",
+)
 if name == "toy:hug-pug":
     with st.expander("A slip in the Hugging Face course, computed exactly"):
         st.write(wordpiece.HF_COURSE_NOTE)
@@ -180,6 +186,7 @@ wc, corpus_print, trace = w.corpus_trace(
     lambda wc, corpus_print: trained(wc, corpus_print, ties, merges, specials),
     algorithm="wordpiece",
     size=merges,  # close enough to the vocab size for the upload's time estimate
+    row=settings,
 )
 
 
@@ -199,7 +206,8 @@ def step_view(i: int, step) -> None:
         else:
             table = score_frame(step.pair_table, step.pair, step.tied_with)
         chart = viz.pair_count_chart(table, value="score")
-        score_format = {"score": st.column_config.NumberColumn(format="%.4f")}
+        # pinned beside the pair and its status: a phone shows what the step is about
+        score_format = {"score": st.column_config.NumberColumn(format="%.4f", pinned=True)}
         title = "Scores" + (f" before merge {i}" if i else "")
         note = "On a real sample only the best-scoring pairs are kept per step."
         w.table_panel(title, note, table, trace, chart, column_config=score_format)

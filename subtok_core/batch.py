@@ -33,15 +33,23 @@ class Runs:
 
     The runs are asked for in the order of `computes`, each once the one before is queued
     (its first report) or done, so the pool's workers take them in that order: the run
-    the page shows first goes first."""
+    the page shows first goes first.
+
+    ``progress`` holds only each run's latest report, which the page reads every poll; a
+    report that must not be missed between two polls (a SaGe step just finished, which the
+    next phase's report replaces at once) is kept in ``kept[key]`` when `keep(values)` says
+    what to keep of it (not None), in the order the reports came."""
 
     def __init__(
         self,
         store,
         computes: Mapping[Hashable, Callable],
         names: Mapping[Hashable, str] | None = None,
+        keep: Callable[[tuple], object] | None = None,
     ):
         self.keys = frozenset(computes)
+        self.keep = keep
+        self.kept: dict[Hashable, list] = {key: [] for key in computes}
         self.stop = threading.Event()  # set: every run ends at its next report
         self.changed = threading.Event()  # set whenever a run ends
         self.progress: dict[Hashable, tuple] = {key: (0, 0) for key in computes}
@@ -60,6 +68,9 @@ class Runs:
 
         def report(*values) -> None:
             self.progress[key] = values
+            item = None if self.keep is None else self.keep(values)
+            if item is not None:
+                self.kept[key].append(item)
             self.asked[key].set()
             if self.stop.is_set():
                 raise Cancelled("the page stopped, or another of its runs failed")

@@ -6,13 +6,15 @@ import re
 
 from apptools import open_page
 
+from lessons._escape import as_text
 from subtok_core import compare, corpus
 
 QUERY = {"corpus": "toy:cat-bat", "size": "12", "tok": "bpe,cl100k_base"}
 
 
 def line_of(at, label: str) -> str:
-    return next(m.value for m in at.markdown if m.value.startswith(f"**{label}**"))
+    """The line of the tokenizer labelled `label` (its label escaped as the page writes it)."""
+    return next(m.value for m in at.markdown if m.value.startswith(f"**{as_text(label)}**"))
 
 
 def test_text_from_the_address_and_back():

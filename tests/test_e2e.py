@@ -130,6 +130,7 @@ def test_unigram_seed_vocabulary_keeps_its_url_name_and_ignores_the_sage_seed(
     seed_box = page.get_by_role("combobox", name="seed vocabulary")
     page.goto(f"{app_url}/unigram?corpus=toy:run-bug&seed=frequent")
     settle(page)
+    page.get_by_role("button", name="Settings").first.click()  # the settings popover
     page.get_by_text("Seed and pruning settings").click()
     expect(seed_box).to_have_value("frequent", timeout=30_000)
     pick_from(page, "seed vocabulary", "all")
@@ -140,6 +141,7 @@ def test_unigram_seed_vocabulary_keeps_its_url_name_and_ignores_the_sage_seed(
     expect(page.get_by_text("smaller than the 73 characters")).to_be_visible(timeout=60_000)
     page.get_by_test_id("stSidebarNav").get_by_text("Unigram LM").click()
     settle(page)
+    page.get_by_role("button", name="Settings").first.click()  # the settings popover
     page.get_by_text("Seed and pruning settings").click()
     expect(seed_box).to_have_value("strict", timeout=30_000)
     expect(page.get_by_test_id("stException")).to_have_count(0)

@@ -43,7 +43,14 @@ def test_pages_keep_their_views_and_back_returns_to_the_last_one(page: Page, app
     expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Alow-lower&step=5$"))
 
 
+def open_settings(page: Page) -> None:
+    """Open the lesson's Settings popover (where the corpus is chosen), unless it is open."""
+    if not page.get_by_role("combobox", name="corpus", exact=True).is_visible():
+        page.get_by_role("button", name="Settings").first.click()
+
+
 def choose_corpus(page: Page, name: str) -> None:
+    open_settings(page)
     page.get_by_role("combobox", name="corpus", exact=True).click()
     page.get_by_role("option", name=name, exact=True).click()
     settle(page)
@@ -105,4 +112,5 @@ def test_a_new_corpus_chosen_at_step_0_keeps_its_own_entry_on_forward(page: Page
     settle(page)
     expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Afox$"), timeout=30_000)
     expect(page.get_by_text("Before the first merge").first).to_be_visible(timeout=30_000)
+    open_settings(page)
     expect(page.get_by_role("combobox", name="corpus", exact=True)).to_have_value("toy:fox")
