@@ -6,6 +6,7 @@ import streamlit as st
 from lessons import _present
 from lessons import _widgets as w
 from lessons._guard import guarded
+from lessons._keys import enter_page
 
 st.set_page_config(
     page_title="subtok: subword tokenization lab", page_icon=":material/text_fields:", layout="wide"
@@ -34,6 +35,7 @@ LESSONS = [
 ]
 
 page = st.navigation(LESSONS)
+enter_page(page.url_path)  # the page running now, for lessons/_views.py and the keys
 with st.sidebar:
     st.caption(
         "subtok shows how subword tokenizers learn their vocabulary, one step at a time. "

@@ -144,7 +144,7 @@ def cached_functions(path: Path):
 def test_a_cache_that_does_not_hash_an_argument_is_keyed_by_its_fingerprint(file):
     """st.cache_* skips arguments named _x; what they change must reach the key through
     a `fingerprint` argument (lessons._widgets.fingerprint of the model or trace and text)."""
-    for function in cached_functions(Path(__file__).parents[1] / "pages" / file):
+    for function in cached_functions(Path(__file__).parents[1] / "lessons" / file):
         names = [arg.arg for arg in function.args.args]
         if any(name.startswith("_") for name in names):
             assert "fingerprint" in names, f"{file}: {function.name}({', '.join(names)})"

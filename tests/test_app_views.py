@@ -14,10 +14,15 @@ Whatever else the address holds after a run the server put there, and that is ch
 
 from __future__ import annotations
 
+import sys
 from math import log
+from pathlib import Path
 
 from apptools import infos, open_page
 from streamlit.testing.v1 import AppTest
+
+sys.path.insert(0, str(Path(__file__).parents[1]))  # lessons/, as the app imports it
+from lessons._compat import run_bare  # noqa: E402
 
 CATBAT_START = "113 symbols long"  # cat-bat before its first merge (tests/test_app.py)
 
@@ -27,7 +32,7 @@ def sidebar(at: AppTest, page: str) -> AppTest:
     page left behind (AppTest's public run sends the widgets of the tree it holds)."""
     at.query_params.clear()
     at.switch_page(page)
-    at._run()  # noqa: SLF001 (the run with no widget states, as the browser's)
+    run_bare(at)  # the run with no widget states, as the browser's
     assert not at.exception, at.exception
     return at
 
@@ -88,7 +93,7 @@ def test_a_link_with_parameters_opens_what_it_says_not_the_remembered_view():
     sidebar(at, "lessons/wordpiece.py")
     at.query_params["corpus"] = "toy:fox"  # a link (from the notes page, say) to /bpe
     at.switch_page("lessons/bpe.py")
-    at._run()  # noqa: SLF001
+    run_bare(at)
     assert view(at) == ("toy:fox", 0) and at.query_params == {"corpus": "toy:fox"}
 
 
