@@ -83,9 +83,7 @@ def sources() -> list[Path]:
 
 
 def test_nothing_outside_the_compatibility_module_reaches_streamlit_internals():
-    found = {
-        str(f.relative_to(ROOT)): v for f in sources() if (v := violations(f.read_text()))
-    }
+    found = {str(f.relative_to(ROOT)): v for f in sources() if (v := violations(f.read_text()))}
     assert not found, f"private Streamlit outside lessons/_compat.py: {found}"
 
 
