@@ -80,18 +80,28 @@ def load(key: str, path: str | None = None) -> Pretrained:
     the .model file at `path`."""
     path = str(path or files.locate(key))
     processor = _processor(key, path)
-    family, label = FAMILIES[key], LABELS[key]
     size = processor.get_piece_size()
-    fallback = sum(processor.is_byte(processor.piece_to_id(f"<0x{b:02X}>")) for b in range(256))
-    kind = f"BPE pieces with {fallback} byte-fallback pieces" if fallback else "BPE pieces"
-    provenance = (
-        f"{family}; {size:,} SentencePiece {kind}; not byte-level; {files.shipped(key, path)}"
-    )
 
     def segment(word: str) -> list[str]:
         return processor.encode(word, out_type=str)
 
-    return Pretrained(key, label, provenance, size, False, _encoder(processor), segment)
+    return Pretrained(key, LABELS[key], _line(key, processor, path), size, False,
+                      _encoder(processor), segment)  # fmt: skip
+
+
+def _line(key: str, processor, path: str) -> str:
+    size = processor.get_piece_size()
+    fallback = sum(processor.is_byte(processor.piece_to_id(f"<0x{b:02X}>")) for b in range(256))
+    kind = f"BPE pieces with {fallback} byte-fallback pieces" if fallback else "BPE pieces"
+    return f"{FAMILIES[key]}; {size:,} SentencePiece {kind}; not byte-level; " + files.shipped(
+        key, path
+    )
+
+
+def describe(key: str, path: str | None = None) -> str:
+    """The provenance line of Mistral's v1 or v3 model (for `subtok tokenizers`)."""
+    path = str(path or files.locate(key))
+    return _line(key, _processor(key, path), path)
 
 
 def mistral_v1(path: str | None = None) -> Pretrained:
