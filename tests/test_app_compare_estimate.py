@@ -81,6 +81,7 @@ def upload(tok: str, text: str = TEXT, size: int = SIZE) -> AppTest:
     return at
 
 
+@pytest.mark.slow  # trains a slice of a big upload
 def test_two_processors_wait_for_the_busiest_and_a_slice_trains_fewer_words(monkeypatch, trainings):
     if (os.cpu_count() or 1) < 2:
         pytest.skip("one processor: the trainings take turns (the next test)")
@@ -129,6 +130,7 @@ def test_without_worker_processes_the_trainings_take_turns(monkeypatch, training
     assert trainings[0] == ("unigram", N_TYPES, SIZE)
 
 
+@pytest.mark.slow  # loads two pretrained vocabularies
 def test_only_pretrained_tokenizers_need_no_estimate(trainings):
     at = upload("cl100k_base,mistral-v1")
     assert not at.warning
@@ -145,7 +147,9 @@ def test_a_small_upload_is_trained_without_a_word(monkeypatch):
     assert any(s.value == "Encoding efficiency" for s in at.subheader)  # trained, measured
 
 
-@pytest.mark.parametrize("corpus", ["toy:low-lower", "sample:enwiki"])
+@pytest.mark.parametrize(
+    "corpus", ["toy:low-lower", pytest.param("sample:enwiki", marks=pytest.mark.slow)]
+)
 def test_a_toy_or_a_sample_gets_no_estimate(corpus, trainings):
     # on the Wikipedia sample Unigram to 8,000 is estimated well over ten seconds: an
     # estimate shown for samples too would show here

@@ -65,6 +65,7 @@ def sage_tokens(at: AppTest) -> int:
     return int(summary.set_index("tokenizer").loc["SaGe", "tokens"])
 
 
+@pytest.mark.slow  # SaGe on a real sample
 def test_two_sessions_each_measure_the_sage_vocabulary_they_trained(sage_models):
     big, small = sage_models
     assert true_tokens(big) != true_tokens(small)
@@ -76,6 +77,7 @@ def test_two_sessions_each_measure_the_sage_vocabulary_they_trained(sage_models)
     assert sage_tokens(first) == true_tokens(big)
 
 
+@pytest.mark.slow  # SaGe on a real sample
 def test_retraining_sage_changes_the_numbers_compare_shows(sage_models):
     big, small = sage_models
     at = compare_with(big)

@@ -18,6 +18,7 @@ import sys
 from math import log
 from pathlib import Path
 
+import pytest
 from apptools import infos, open_page
 from streamlit.testing.v1 import AppTest
 
@@ -163,6 +164,7 @@ def test_run_bug_keeps_001s_log_base_10_and_says_so():
     assert "As in 001: the loss in log base 10." in captions(at)
 
 
+@pytest.mark.slow  # a real sample
 def test_the_target_vocab_size_says_what_0_means_and_a_sample_shows_its_size():
     at = open_page("lessons/unigram.py")
     size = at.number_input(key="size")
@@ -172,6 +174,7 @@ def test_the_target_vocab_size_says_what_0_means_and_a_sample_shows_its_size():
     assert at.query_params == {"corpus": "sample:lee"}
 
 
+@pytest.mark.slow  # a real sample
 def test_a_textbook_seed_too_big_for_a_sample_says_where_its_settings_are():
     at = open_page("lessons/unigram.py", corpus="sample:lee")
     said = " ".join(e.value for e in at.error)

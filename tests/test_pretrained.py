@@ -254,6 +254,7 @@ def test_sentencepiece_byte_offsets_become_the_same_character_offsets():
 # --- Tekken -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # mistral-common's Tekken: 9 s
 def test_tekken_equals_mistral_commons_own_tekkenizer():
     from mistral_common.tokens.tokenizers.tekken import Tekkenizer
 
