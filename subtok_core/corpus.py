@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DATA_DIR = Path(__file__).resolve().parent / "data"  # shipped in the package (wheel too)
 MAX_BYTES = 20 * 1024 * 1024  # uploads and files above 20 MB are refused
 
 _PUNCT = re.compile(r"\w+|[^\w\s]", re.UNICODE)
@@ -374,8 +374,8 @@ def load_lines(name: str, *, allow_paths: bool = False) -> list[str]:
 
 
 def toy_entry(name: str) -> dict:
-    """The entry of toy corpus `name` in data/toys.toml, as read (see subtok_core.toys for
-    its settings)."""
+    """The entry of toy corpus `name` in subtok_core/data/toys.toml, as read (see
+    subtok_core.toys for its settings)."""
     key = name.removeprefix("toy:")
     if key not in _toys():
         known = ", ".join(toy_names())

@@ -29,7 +29,10 @@ from urllib.parse import parse_qsl, urlsplit
 TRAINS_NOTHING = ("", "home", "notes", "join")  # the app's pages with no run to warm
 DEFAULT_TIMEOUT = 3600.0  # seconds one page may take (the paper's SaGe settings: minutes)
 BARE_MODE_LOGGER = "streamlit.runtime.scriptrunner_utils.script_run_context"
-HELP = "open pages headlessly so that their runs are trained and kept in the disk cache"
+HELP = (
+    "open pages headlessly so that their runs are trained and kept in the disk cache (needs "
+    "the app: a clone of the repository, or --app PATH; a wheel installs no app)"
+)
 
 
 def add(commands) -> None:

@@ -3,7 +3,7 @@ tokenizers chosen at the chosen size, counted as the page trains them (side by s
 per processor), with the offer of a smaller slice that changes what is trained; the
 tokenizers that need no training are named; a toy or a shipped sample gets no estimate.
 
-The expected times are worked out here from the fitted figures of data/scaling.toml with
+The expected times are worked out here from the fitted figures of subtok_core/data/scaling.toml with
 the formula written out (not through subtok_core.estimate); no time is measured. The
 training itself is replaced by a stand-in that notes what it was given and refuses, so
 that the page stops right after it, with the refusal's sentence as an st.error.
@@ -22,7 +22,9 @@ from streamlit.testing.v1 import AppTest
 
 from subtok_core import parallel
 
-FIGURES = tomllib.loads((Path(__file__).parents[1] / "data" / "scaling.toml").read_text("utf-8"))
+FIGURES = tomllib.loads(
+    (Path(__file__).parents[1] / "subtok_core" / "data" / "scaling.toml").read_text("utf-8")
+)
 LINES = 100_000  # upload lines "w{i}a w{i}b": every word distinct, two a line
 TEXT = "\n".join(f"w{i}a w{i}b" for i in range(LINES))
 N_TYPES = 2 * LINES

@@ -175,7 +175,7 @@ def test_the_value_used_is_in_the_widget_and_the_address(query, param, used, add
 def test_an_unknown_choice_goes_back_to_the_default_and_out_of_the_address():
     at = run_page("bpe", {"corpus": "toy:low-lower", "marker": "EOW"})
     assert "not one of: none, eow, suffix, sow" in naming(at, "marker")[0]
-    # the default is low-lower's own marker, 003's </w> (data/toys.toml)
+    # the default is low-lower's own marker, 003's </w> (subtok_core/data/toys.toml)
     assert at.selectbox(key="marker").value == "eow" and "marker" not in at.query_params
 
 
