@@ -8,10 +8,11 @@ import streamlit as st
 from lessons import _a11y, _present
 from lessons import _widgets as w
 from lessons._guard import guarded
+from lessons._keys import enter_page
 
 # the favicon is a file of ours: a material icon or an emoji as page_icon is fetched from
 # the internet by the browser, which a classroom offline or behind a firewall cannot reach
-FAVICON = str(Path(__file__).parent / "data" / "favicon.png")
+FAVICON = str(Path(__file__).parent / "subtok_core" / "data" / "favicon.png")
 st.set_page_config(page_title="subtok: subword tokenization lab", page_icon=FAVICON, layout="wide")
 
 LESSONS = [
@@ -46,6 +47,7 @@ LESSONS = [
 ]
 
 page = st.navigation(LESSONS)
+enter_page(page.url_path)  # the page running now, for lessons/_views.py and the keys
 with st.sidebar:
     st.caption(
         "subtok shows how subword tokenizers learn their vocabulary, one step at a time. "

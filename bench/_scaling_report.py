@@ -1,5 +1,5 @@
 """What bench/scaling.py prints and writes: the corpora's sizes, the machine, the tables,
-and data/scaling.toml (not a benchmark itself)."""
+and subtok_core/data/scaling.toml (not a benchmark itself)."""
 
 from __future__ import annotations
 

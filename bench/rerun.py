@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("SUBTOK_CACHE_DIR", "off")
 
 from steps import open_view  # noqa: E402  (also: the scripts compiled once, as a server does)
-from streamlit.testing.v1.local_script_runner import LocalScriptRunner  # noqa: E402
+
+from lessons._compat import on_script_thread  # noqa: E402
 
 RERUN_TARGET = 100  # ms of CPU, p95
 VIEWS = [  # page, deep link parameters, the step click's target (p95, ms)
@@ -52,24 +53,23 @@ VIEWS = [  # page, deep link parameters, the step click's target (p95, ms)
 
 CPU: list[float] = []  # CPU seconds of each script run, appended by the script thread
 PROFILE: list[cProfile.Profile | None] = [None]  # while set, script runs are profiled
-_original = LocalScriptRunner._run_script_thread
 
 
-def _measured_thread(self) -> None:
+def _measured_thread(run) -> None:
     """The script thread of AppTest, its CPU time measured (and profiled when asked)."""
     profile = PROFILE[0]
     start = time.thread_time()
     if profile is not None:
         profile.enable()
     try:
-        _original(self)
+        run()
     finally:
         if profile is not None:
             profile.disable()
         CPU.append(time.thread_time() - start)
 
 
-LocalScriptRunner._run_script_thread = _measured_thread
+on_script_thread(_measured_thread)
 
 
 def timed_run(at) -> tuple[float, float]:

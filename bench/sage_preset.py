@@ -15,8 +15,8 @@ wall time, not to these):
 - one step of the frequency control and of the random control.
 
 ``subtok_core.sage.timing`` multiplies these by the number of each kind of step the preset
-runs. With ``--write`` the figures go to data/sage_preset.toml with the date, the machine
-and the command. Not a test and not run by CI; run it again after the SaGe code changes.
+runs. With ``--write`` the figures go to subtok_core/data/sage_preset.toml with the date,
+the machine and the command. Not a test and not run by CI; run it again after the SaGe code changes.
 
 Usage (from the repository root; about 3 to 5 minutes of one core)::
 
@@ -77,7 +77,9 @@ def control_step(prepared, settings, control: str) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write data/sage_preset.toml")
+    parser.add_argument(
+        "--write", action="store_true", help="write subtok_core/data/sage_preset.toml"
+    )
     args = parser.parse_args()
     settings = sage.PAPER
     wall, load_before = time.perf_counter(), os.getloadavg()[0]

@@ -20,8 +20,8 @@ seconds = count.coef * n_chars ** count.exponent + exp(a + b x + c y + d x y), w
 x = ln n_types and y = ln(size / vocab_size), by least squares (numpy.linalg.lstsq). The
 x y term is there because the vocab size costs more on a small corpus: the last merges
 there are among pairs seen once or twice, where thousands of pairs tie. With ``--write``
-the model goes to data/scaling.toml (date, machine and command in its header). Not a test
-and not run by CI.
+the model goes to subtok_core/data/scaling.toml (date, machine and command in its header).
+Not a test and not run by CI.
 
 Usage (from the repository root; the 20 MB corpus takes long, ``--quick`` skips it)::
 
@@ -149,7 +149,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vocab-size", type=int, default=8000)
     parser.add_argument("--quick", action="store_true", help="skip the 20 MB corpus")
-    parser.add_argument("--write", action="store_true", help="write data/scaling.toml")
+    parser.add_argument("--write", action="store_true", help="write subtok_core/data/scaling.toml")
     parser.add_argument("--timeout", type=int, default=3600, help="seconds per measurement")
     args = parser.parse_args()
     size = args.vocab_size
@@ -178,7 +178,7 @@ def main() -> None:
             print(f"  {name:<10}", {k: v for k, v in table.items() if k != "measured"})
     if args.write:
         command = "python bench/scaling.py " + " ".join(sys.argv[1:])
-        path = write_model(model, ROOT / "data" / "scaling.toml", command.strip())
+        path = write_model(model, ROOT / "subtok_core" / "data" / "scaling.toml", command.strip())
         print(f"\nwrote {path}")
 
 

@@ -27,15 +27,15 @@ sys.path.insert(0, str(ROOT))  # run without installing
 os.environ.setdefault("SUBTOK_CACHE_DIR", "off")
 
 import pandas.io.formats.style  # noqa: E402, F401  (imported once by a server's first table)
-from streamlit.runtime.scriptrunner.script_cache import ScriptCache  # noqa: E402
-from streamlit.testing.v1 import AppTest, app_test  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from lessons._compat import share_compiled_scripts  # noqa: E402
 
 APP = str(ROOT / "app.py")
 # AppTest compiles app.py and the page again on every run (a new ScriptCache per run); a
 # server compiles them once. One cache for every run here, as on the server (without it
 # each click costs some 50-70 ms more here, which no student waits for).
-SCRIPTS = ScriptCache()
-app_test.ScriptCache = lambda: SCRIPTS
+share_compiled_scripts()
 VIEWS = [  # page, deep link parameters, target p95 in ms
     ("lessons/bpe.py", {"corpus": "toy:low-lower", "marker": "eow", "merges": "10"}, 150),
     ("lessons/wordpiece.py", {"corpus": "toy:sunflower", "merges": "10"}, 150),

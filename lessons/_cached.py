@@ -29,12 +29,12 @@ from collections.abc import Callable, Hashable
 
 import streamlit as st
 
-# Streamlit's own Altair -> Vega-Lite conversion (what st.altair_chart runs: no theme
-# defaults, data as Arrow bytes). Private, so tests/test_app_cached.py checks that a chart
-# drawn from a spec kept here sends exactly what st.altair_chart sends.
-from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
-
 from lessons._a11y import say_under
+
+# Streamlit's own Altair -> Vega-Lite conversion (private, so kept in lessons/_compat.py;
+# tests/test_app_cached.py checks that a chart drawn from a spec kept here sends exactly
+# what st.altair_chart sends)
+from lessons._compat import altair_spec
 from lessons._present import presenting
 from subtok_core.charts import lessons as viz
 
@@ -63,7 +63,7 @@ def drawn(run: str | None, what: tuple[Hashable, ...], draw: Callable[[], None])
 
 @st.cache_data(max_entries=CHART_ENTRIES, max_size=CHART_BYTES, show_spinner=False)
 def _spec(run: str, what: tuple, _build: Callable) -> dict:
-    return _convert_altair_to_vega_lite_spec(_build())
+    return altair_spec(_build())
 
 
 class _Checked:
@@ -81,7 +81,7 @@ class _Checked:
 
 def altair(chart) -> None:
     """What st.altair_chart(chart, width="stretch") draws, without the schema check."""
-    spec = _convert_altair_to_vega_lite_spec(_Checked(chart))
+    spec = altair_spec(_Checked(chart))
     st.vega_lite_chart(spec, width="stretch")
     say_under(spec)
 
@@ -89,7 +89,7 @@ def altair(chart) -> None:
 def figure(run: str | None, what: tuple[Hashable, ...], build: Callable) -> None:
     """The chart `build()` makes (an Altair chart), its spec built once per `run` and
     `what` (the chart's name, and whatever else it shows) and sent again on every run."""
-    spec = _convert_altair_to_vega_lite_spec(build()) if run is None else _spec(run, what, build)
+    spec = altair_spec(build()) if run is None else _spec(run, what, build)
     st.vega_lite_chart(spec, width="stretch")
     say_under(spec)
 
@@ -100,6 +100,6 @@ def chart(run: str | None, what: tuple[Hashable, ...], build: Callable, current:
 
     A chart's spec kept here is copied on every call (st.cache_data unpickles it), so
     setting the step does not change what another session gets."""
-    spec = _convert_altair_to_vega_lite_spec(build()) if run is None else _spec(run, what, build)
+    spec = altair_spec(build()) if run is None else _spec(run, what, build)
     st.vega_lite_chart(viz.set_current(spec, current), width="stretch")
     say_under(spec)

@@ -151,8 +151,8 @@ def morphology_view(models: dict, prints: dict, labels: dict, names: list, where
     st.write(
         "002 (section 3) finds that unigram LM pieces *align with morphology* better than "
         f"BPE's. Test it: {len(gold)} English words with their morpheme boundaries "
-        "(`data/morphology.tsv`, written for this lab: its header says how), each cut by "
-        "every tokenizer above. A cut on a boundary is right. **Precision**: right cuts / "
+        "(`subtok_core/data/morphology.tsv`, written for this lab: its header says how), each "
+        "cut by every tokenizer above. A cut on a boundary is right. **Precision**: right cuts / "
         "all cuts; **recall**: right cuts / all boundaries; **F1**: their harmonic mean, "
         "each micro-averaged (the cuts and boundaries of all words pooled)."
     )

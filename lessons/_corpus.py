@@ -221,8 +221,8 @@ def corpus_select(col, default: str | None = None) -> str:
 
 def corpus_setting(name: str, key: str, fallback, state_key: str | None = None):
     """The value the page's setting `key` starts from on corpus `name`: its source's
-    (data/toys.toml), else the page's `fallback`. Pass it as the widget's default; when the
-    student has just chosen another corpus, the widget (its session key `state_key`, the
+    (subtok_core/data/toys.toml), else the page's `fallback`. Pass it as the widget's default;
+    when the student has just chosen another corpus, the widget (its session key `state_key`, the
     key itself for a widget bound to the address) is set to it."""
     value = toys.setting(name, key, fallback)
     if st.session_state.get(CHANGED):

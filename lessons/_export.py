@@ -47,6 +47,15 @@ def plan(model) -> tuple[str | None, list[str], Callable[[], str]]:
     return _refusal(digest, model), hf_export.notes(model), build
 
 
+def run_ident(trace) -> str:
+    """What names the run whose model a page exports (`hf_download`'s `ident`): its key in
+    the server-wide store, or a digest of the trace when the store does not keep it. Never
+    the text "None", which every run the store does not keep would share: one press of the
+    button would then stand for all of them."""
+    key = w.run_key(trace)
+    return key if key is not None else w.fingerprint("hf_export_run", trace)
+
+
 def hf_download(model_of: Callable[[], object], page: str, name: str, ident: str | None) -> None:
     """A button that prepares the model (``model_of()``) as a tokenizer.json; once pressed,
     for this model (`ident`: its fingerprint or run key), the download button, or a caption

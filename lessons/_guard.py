@@ -10,13 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
-from streamlit.errors import FragmentHandledException
-from streamlit.runtime.scriptrunner_utils.exceptions import (
-    ScriptControlException,
-    StopException,
-)
 
 import subtok_core
+from lessons._compat import FragmentHandledException, ScriptControlException, StopException
 from lessons._url import settle_url
 
 CORE = Path(subtok_core.__file__).resolve().parent

@@ -31,9 +31,22 @@ def widget_key(page: str, name: str) -> str:
     return f"{page}_{name}"
 
 
-def current_page() -> str:
-    """The URL path of the page running now ('bpe', 'sage', ...): the prefix of its keys."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
+CURRENT = "page_now"  # session: the URL path of the page st.navigation chose in this run
 
-    pages = get_script_run_ctx().pages_manager
-    return pages.get_pages()[pages.current_page_script_hash]["url_pathname"]
+
+def enter_page(url_path: str) -> None:
+    """Record the page st.navigation chose for this run (app.py, before anything reads it).
+
+    Kept in the session: a fragment rerun (a step click) does not pass through app.py, and
+    it runs on the page the last full run showed."""
+    import streamlit as st
+
+    st.session_state[CURRENT] = url_path
+
+
+def current_page() -> str:
+    """The URL path of the page running now ('bpe', 'sage', ...; '' the home page): the
+    prefix of its keys."""
+    import streamlit as st
+
+    return st.session_state[CURRENT]

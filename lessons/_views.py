@@ -31,6 +31,7 @@ import contextlib
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from lessons import _compat as compat
 from lessons._keys import current_page
 
 PARAMS = "url_params"  # session: page -> {parameter: session key keeping it, None if bound}
@@ -104,9 +105,7 @@ def note_rewritten() -> None:
 
 def history_navigation() -> bool:
     """Whether this run is the browser's Back or Forward (Streamlit's run context flag)."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    return bool(getattr(get_script_run_ctx(), "is_history_navigation", False))
+    return compat.history_navigation()
 
 
 def drop_stray_params(page: str) -> None:

@@ -144,7 +144,7 @@ _export.hf_download(
     lambda: bpe.model_from_trace(trace, split_punct=w.punct_on("bpe")),
     "bpe",
     "hf",
-    str(w.run_key(trace)),
+    _export.run_ident(trace),
 )
 
 with st.expander("Read the code: BPE as a textbook loop"):

@@ -568,5 +568,5 @@ _export.hf_download(
     lambda: _regularize.unigram_model(trace, len(trace.steps)),  # the last step's model
     PAGE,
     "hf",
-    str(w.run_key(trace)),
+    _export.run_ident(trace),
 )

@@ -244,5 +244,5 @@ _export.hf_download(
     lambda: wordpiece.model_from_trace(trace, split_punct=w.punct_on("wordpiece")),
     "wordpiece",
     "hf",
-    str(w.run_key(trace)),
+    _export.run_ident(trace),
 )

@@ -25,34 +25,37 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from . import compare, corpus, export, registry, regularize_cli, warm
-from .bytebpe import cli as bytebpe_cli
+from . import warm
 from .check import cli as check_cli
-from .records import Algorithm, Encoded
 from .vocab import cli as vocab_cli
+
+if TYPE_CHECKING:
+    from .records import Encoded
 
 EXIT_ERROR = 2
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; only `command`'s own options are filled in (the
+    others' need the algorithms, so `subtok --help` and `subtok corpora` import none)."""
     parser = argparse.ArgumentParser(
         prog="subtok", description="Subword tokenization lab: train, encode, list corpora."
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     train = commands.add_parser("train", help="train a tokenizer on a corpus")
-    algorithms = train.add_subparsers(dest="algorithm", metavar="ALGORITHM", required=True)
-    for algo in registry.ALGORITHMS.values():
-        cmd = algorithms.add_parser(algo.name, help=algo.cli.HELP)
-        corpus_help = getattr(algo.cli, "CORPUS_HELP", "toy:NAME, sample:NAME or a .txt path")
-        cmd.add_argument("--corpus", required=True, help=corpus_help)
-        algo.cli.add(cmd)
-        cmd.add_argument("--json", action="store_true", help="print the trace as JSON")
-        cmd.add_argument("--full", action="store_true", help=f"with --json: {algo.cli.FULL_HELP}")
-        cmd.add_argument("--out", metavar="FILE", help="save the trained model as JSON")
-        cmd.set_defaults(run=_run_train, algo=algo)
-    _add_encode(commands)
-    _add_export(commands)
+    if command == "train":
+        _add_train(train)
+    encode = commands.add_parser(
+        "encode", help="encode text with a saved model or a pretrained tokenizer"
+    )
+    if command == "encode":
+        _add_encode(encode)
+    export_cmd = commands.add_parser(
+        "export", help="write a saved model as another library's tokenizer file"
+    )
+    _add_export(export_cmd)
     warm.add(commands)  # subtok warm URL...: fill the disk cache for a lesson
     check_cli.add(commands)  # subtok check merges|trainer: where a student's BPE differs
     vocab_cli.add(commands)  # subtok vocab: health categories of a vocabulary
@@ -65,10 +68,26 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_encode(commands) -> None:
-    encode = commands.add_parser(
-        "encode", help="encode text with a saved model or a pretrained tokenizer"
-    )
+def _add_train(train: argparse.ArgumentParser) -> None:
+    """`subtok train ALGORITHM`: one command per algorithm of the registry."""
+    from . import registry
+
+    algorithms = train.add_subparsers(dest="algorithm", metavar="ALGORITHM", required=True)
+    for algo in registry.ALGORITHMS.values():
+        cmd = algorithms.add_parser(algo.name, help=algo.cli.HELP)
+        corpus_help = getattr(algo.cli, "CORPUS_HELP", "toy:NAME, sample:NAME or a .txt path")
+        cmd.add_argument("--corpus", required=True, help=corpus_help)
+        algo.cli.add(cmd)
+        cmd.add_argument("--json", action="store_true", help="print the trace as JSON")
+        cmd.add_argument("--full", action="store_true", help=f"with --json: {algo.cli.FULL_HELP}")
+        cmd.add_argument("--out", metavar="FILE", help="save the trained model as JSON")
+        cmd.set_defaults(run=_run_train, algo=algo)
+
+
+def _add_encode(encode: argparse.ArgumentParser) -> None:
+    from . import regularize_cli
+    from .bytebpe import cli as bytebpe_cli
+
     source = encode.add_mutually_exclusive_group(required=True)
     source.add_argument("--model", metavar="FILE", help="a model saved by --out")
     source.add_argument(
@@ -114,7 +133,9 @@ def _run_train(args: argparse.Namespace) -> None:
     Reached the vocab size 12 asked for. Vocabulary: 12 symbols.
     0
     """
-    algo: Algorithm = args.algo
+    from . import export
+
+    algo = args.algo
     trace = algo.trace(algo.cli.source(args), **algo.cli.params(args))
     model = algo.model_at(trace)
     if getattr(args, "split_punct", False):  # the model must read new text the same way
@@ -159,6 +180,9 @@ def _run_encode(args: argparse.Namespace) -> None:
 {"text": " world", "id": 1917, "start": 5, "end": 11}]}
     0
     """
+    from . import compare, export, registry, regularize_cli
+    from .bytebpe import cli as bytebpe_cli
+
     text = " ".join(args.text)
     if regularize_cli.asked(args):  # subword regularization: samples or the n best
         regularize_cli.run(args, text)
@@ -212,10 +236,7 @@ def _visible(token: str) -> str:
 EXPORT_FORMATS = {"hf": "a Hugging Face tokenizer.json"}  # --format NAME -> what it writes
 
 
-def _add_export(commands) -> None:
-    export_cmd = commands.add_parser(
-        "export", help="write a saved model as another library's tokenizer file"
-    )
+def _add_export(export_cmd: argparse.ArgumentParser) -> None:
     export_cmd.add_argument("--model", metavar="FILE", required=True, help="a model saved by --out")
     export_cmd.add_argument(
         "--format", choices=list(EXPORT_FORMATS), default="hf",
@@ -228,7 +249,7 @@ def _add_export(commands) -> None:
 def _run_export(args: argparse.Namespace) -> None:
     """Write a saved model as a tokenizer file (stdout without --out); a model the format
     cannot hold faithfully is refused with the reason (subtok_core/hf_export)."""
-    from . import hf_export  # loads tokenizers only for this command
+    from . import export, hf_export  # loads tokenizers only for this command
 
     model = export.load_model(args.model)
     if args.out:
@@ -241,22 +262,27 @@ def _run_export(args: argparse.Namespace) -> None:
 
 
 def _run_tokenizers(args: argparse.Namespace) -> None:
-    """One line per pretrained tokenizer: its name and provenance (each is loaded to count
-    its vocabulary). A tokenizer that cannot be loaded is reported after the others."""
-    width = max(map(len, registry.PRETRAINED))
+    """One line per pretrained tokenizer: its name and provenance (its file is read to count
+    its vocabulary, no encoder built). A file that cannot be read is reported after the
+    others."""
+    from .pretrained import DESCRIBE
+
+    width = max(map(len, DESCRIBE))
     failed: list[str] = []
-    for name in registry.PRETRAINED:
+    for name, describe in DESCRIBE.items():
         try:
-            tok = registry.pretrained(name)
+            line = describe()
         except ValueError as err:
             failed.append(str(err))
             continue
-        print(f"{name:<{width}}  {tok.provenance}")
+        print(f"{name:<{width}}  {line}")
     if failed:
         raise ValueError(" ".join(failed))
 
 
 def _run_corpora(args: argparse.Namespace) -> None:
+    from . import corpus
+
     infos = corpus.list_corpora()
     width = max(len(info.name) for info in infos)
     for info in infos:
@@ -269,7 +295,8 @@ def _run_corpora(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the arguments, run one command, return the exit status (0 ok, 2 error)."""
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser(argv[0] if argv else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # argparse has printed usage and its own "error:" line

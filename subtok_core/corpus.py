@@ -14,6 +14,7 @@ from __future__ import annotations
 import bz2
 import codecs
 import functools
+import importlib.util
 import math
 import re
 import tomllib
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from . import limits
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DATA_DIR = Path(__file__).resolve().parent / "data"  # shipped in the package (wheel too)
 MAX_BYTES = 20 * 1024 * 1024  # uploads and files above 20 MB are refused
 
 _PUNCT = re.compile(r"\w+|[^\w\s]", re.UNICODE)
@@ -274,9 +275,14 @@ def _toys() -> dict[str, dict]:
 
 
 def _gensim_data() -> Path:
-    import gensim  # imported here: loading it takes a second and toys do not need it
-
-    return Path(gensim.__file__).parent / "test" / "test_data"
+    """gensim's test data folder, found without importing gensim (a second of numpy and
+    scipy that reading a sample does not need)."""
+    spec = importlib.util.find_spec("gensim")
+    if spec is None or not spec.submodule_search_locations:
+        raise ValueError(
+            "The real samples ship with gensim, which is not installed: pip install gensim"
+        )
+    return Path(next(iter(spec.submodule_search_locations))) / "test" / "test_data"
 
 
 SAMPLES = {
@@ -368,9 +374,46 @@ def sample_lines(key: str) -> tuple[str, ...]:
         raise ValueError(f"Unknown sample {key!r}; the samples are {', '.join(SAMPLES)}.")
     path = _gensim_data() / SAMPLES[key][1]
     if key == "enwiki":
-        return tuple(_wiki_paragraphs(path))
+        return tuple(_wiki_paragraphs_kept(path))
     text = path.read_text(encoding="utf-8")
     return tuple(line.strip() for line in text.splitlines() if line.strip())
+
+
+WIKI_TEXT_VERSION = 1  # change when _wiki_paragraphs changes what it makes
+
+
+def _wiki_paragraphs_kept(path: Path) -> list[str]:
+    """_wiki_paragraphs, kept as plain text in the disk cache (SUBTOK_CACHE_DIR): the next
+    process reads one text file instead of importing gensim and parsing the dump again
+    (about 2 s of a CLI run). Keyed by the dump's name, size and time and by
+    WIKI_TEXT_VERSION; a paragraph never holds a line break, so one is one line."""
+    import hashlib
+    import os
+    import tempfile
+
+    from .diskcache import TEMP_PREFIX, directory_from_env
+
+    directory = directory_from_env()
+    if directory is None:
+        return _wiki_paragraphs(path)
+    stat = path.stat()
+    key = f"{path.name} {stat.st_size} {stat.st_mtime_ns} {WIKI_TEXT_VERSION}"
+    kept = directory / f"sample-{hashlib.sha256(key.encode()).hexdigest()[:24]}.txt"
+    try:
+        return kept.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        pass
+    lines = _wiki_paragraphs(path)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=directory, prefix=TEMP_PREFIX, delete=False
+        ) as fh:
+            fh.write("\n".join(lines))
+        os.replace(fh.name, kept)  # whole or not at all, for a process reading at once
+    except OSError:  # a read-only or full disk: the text is used, not kept (a half-written
+        pass  # file left behind is removed by the disk cache's sweep of stale temp files)
+    return lines
 
 
 def _wiki_paragraphs(path: Path) -> list[str]:
@@ -403,8 +446,8 @@ def load_lines(name: str, *, allow_paths: bool = False) -> list[str]:
 
 
 def toy_entry(name: str) -> dict:
-    """The entry of toy corpus `name` in data/toys.toml, as read (see subtok_core.toys for
-    its settings)."""
+    """The entry of toy corpus `name` in subtok_core/data/toys.toml, as read (see
+    subtok_core.toys for its settings)."""
     key = name.removeprefix("toy:")
     if key not in _toys():
         known = ", ".join(toy_names())

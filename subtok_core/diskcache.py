@@ -43,7 +43,6 @@ import stat
 import tempfile
 import time
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +63,8 @@ STALE_TEMP_SECONDS = 3600  # a half-written file this old was left by a process 
 def core_version() -> str:
     """The version a cache file must have been written by: the package's version, FORMAT,
     and a digest of the core's source, so that a changed trainer never serves an old run."""
+    from importlib import metadata  # here: importing it costs a CLI's start 50-100 ms
+
     try:
         package = metadata.version("subtok")
     except metadata.PackageNotFoundError:

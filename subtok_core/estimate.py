@@ -1,8 +1,8 @@
 """Roughly how long training takes on a corpus, from measured growth, before it starts.
 
 ``bench/scaling.py --write`` times our trainers on corpora from 0.4 to 20 MB at three
-vocabulary sizes and writes the fitted model to ``data/scaling.toml`` (with the date, the
-machine and the command): the figures here are measured, never typed in. The model has two
+vocabulary sizes and writes the fitted model to ``subtok_core/data/scaling.toml`` (with the
+date, the machine and the command): the figures here are measured, never typed in. The model has two
 parts, both fitted by least squares in log-log:
 
 - counting the words, ``count.coef * n_chars ** count.exponent``;

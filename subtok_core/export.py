@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from . import registry
-from .plain import FORMAT_VERSION
+from .plain import FORMAT_VERSION, trace_fields
 from .records import Trace
 
 MODEL_MAX_BYTES = 50 * 1024 * 1024  # a model file larger than this is refused unread
@@ -37,18 +37,10 @@ def trace_to_dict(trace: Trace, full: bool = False) -> dict[str, Any]:
     symbols, segmentations when the trace kept them) and adds the ``start`` state.
     """
     algo = registry.of_trace(trace)
-    out: dict[str, Any] = {"algorithm": algo.name, "params": _plain(dict(trace.params))}
-    if full:
-        out["start"] = algo.start_to_dict(trace)
-    out["steps"] = [algo.step_to_dict(step, full) for step in trace.steps]
-    out["model"] = algo.to_dict(algo.model_at(trace))
-    out["stopped"] = trace.stop_reason
-    return out
-
-
-def _plain(params: dict[str, Any]) -> dict[str, Any]:
-    """Parameters as JSON takes them (tuples as lists)."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
+    return trace_fields(
+        trace, full, lambda: algo.start_to_dict(trace),
+        lambda step: algo.step_to_dict(step, full), algo.to_dict(algo.model_at(trace)),
+    )  # fmt: skip
 
 
 def trace_to_json(trace: Trace, full: bool = False) -> str:

@@ -4,7 +4,7 @@ Petrov et al. (2023), "Language Model Tokenizers Introduce Unfairness Between La
 (NeurIPS 2023), measure the *tokenization premium* of a language: the tokens a tokenizer
 needs for a text in that language divided by the tokens it needs for the same text in
 English. A premium of 3 means the text costs three times as much context, time and
-money. ``data/languages.toml`` has three everyday sentences in English, Russian, German,
+money. ``subtok_core/data/languages.toml`` has three everyday sentences in English, Russian, German,
 Chinese, Arabic and Hindi (written for subtok, with their meaning).
 
 >>> [lang.name for lang in LANGUAGES.values()]

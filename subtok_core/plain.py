@@ -100,3 +100,18 @@ def csv_text(header: list[str], rows) -> str:
     writer.writerow(header)
     writer.writerows(rows)
     return buffer.getvalue()
+
+
+def trace_fields(trace, full: bool, start: Callable[[], dict], step: Callable, model: dict):
+    """A trace as JSON-ready data, from its algorithm's own pieces: parameters, `step(s)`
+    per step, the final `model` (as a dict) and why it stopped; with `full`, `start()`.
+    What export.trace_to_dict makes through the registry, and byte-level BPE in its byte
+    display (bytebpe/io.py) without it."""
+    params = {k: list(v) if isinstance(v, tuple) else v for k, v in trace.params}
+    out: dict[str, Any] = {"algorithm": trace.algorithm, "params": params}
+    if full:
+        out["start"] = start()
+    out["steps"] = [step(s) for s in trace.steps]
+    out["model"] = model
+    out["stopped"] = trace.stop_reason
+    return out

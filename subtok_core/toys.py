@@ -1,5 +1,6 @@
-"""The settings each toy corpus's source uses (data/toys.toml, ``[NAME.settings]``), which
-a lesson page opened on the corpus starts from, and the words that credit them.
+"""The settings each toy corpus's source uses (subtok_core/data/toys.toml,
+``[NAME.settings]``), which a lesson page opened on the corpus starts from, and the words
+that credit them.
 
 A page asks for a setting with a fallback of its own (the BPE page's marker is none unless
 the corpus's source says otherwise), and says in one caption which settings come from the
@@ -35,7 +36,7 @@ def settings(name: str) -> dict[str, str | int]:
     found = dict(corpus.toy_entry(name).get("settings", {}))
     for key, value in found.items():
         if key not in KINDS or not isinstance(value, KINDS[key]):
-            raise ValueError(f"data/toys.toml: {name} has a setting {key} = {value!r}.")
+            raise ValueError(f"subtok_core/data/toys.toml: {name} has a setting {key} = {value!r}.")
     return found
 
 

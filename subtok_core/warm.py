@@ -26,12 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-from . import diskcache, store
-
 TRAINS_NOTHING = ("", "home", "notes", "join")  # the app's pages with no run to warm
 DEFAULT_TIMEOUT = 3600.0  # seconds one page may take (the paper's SaGe settings: minutes)
 BARE_MODE_LOGGER = "streamlit.runtime.scriptrunner_utils.script_run_context"
-HELP = "open pages headlessly so that their runs are trained and kept in the disk cache"
+HELP = (
+    "open pages headlessly so that their runs are trained and kept in the disk cache (needs "
+    "the app: a clone of the repository, or --app PATH; a wheel installs no app)"
+)
 
 
 def add(commands) -> None:
@@ -114,6 +115,8 @@ class _StoreLog(logging.Handler):
         self.outcome = Outcome()
 
     def emit(self, record: logging.LogRecord) -> None:
+        from . import store
+
         if record.msg == store.TRAINED:
             self.outcome.trained.append(record.getMessage())
         elif record.msg == store.READ:
@@ -149,6 +152,8 @@ def open_page(app: Path, page: str, query: dict, timeout: float, collected: _Sto
 
 def run(args: argparse.Namespace) -> None:
     """Open every page; say per page what was trained and what the page showed."""
+    from . import diskcache
+
     cache = diskcache.from_env()
     if cache is None:
         raise ValueError(

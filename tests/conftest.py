@@ -33,6 +33,8 @@ atexit.register(shutil.rmtree, SESSION_CACHE, ignore_errors=True)
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Playwright drives Debian's chromium: never a browser downloaded by playwright."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (see .ci/run)")
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM,
@@ -61,9 +63,8 @@ def poll_db_url(tmp_path_factory) -> str:
 
 @pytest.fixture(scope="session")
 def app_url(poll_db_url):
-    """Start `streamlit run app.py` on a free loopback port; stop it after the session."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (see .ci/run)")
+    """Start `streamlit run app.py` on a free loopback port; stop it after the session
+    (the browser tests open it; tests/test_load_ws.py speaks to it without a browser)."""
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SUBTOK_DB_URL": poll_db_url}
     proc = subprocess.Popen(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
 from apptools import infos, open_page, seeds_dir
 
 from subtok_core.notes import bostrom
@@ -54,6 +55,7 @@ def test_the_verdict_needs_both_bpe_and_unigram():
     assert "Choose both BPE and Unigram above to test the claim." in infos(at)
 
 
+@pytest.mark.slow  # the Lee sample
 def test_on_the_lee_sample_the_verdict_states_the_scores_shown():
     at = open_page("lessons/compare.py", corpus="sample:lee", size="300", tok="bpe,unigram")
     scores = frame_with(at, "gold boundaries").set_index("tokenizer")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from apptools import APP, open_page
 from streamlit.testing.v1 import AppTest
 
@@ -132,6 +133,7 @@ def test_the_store_names_the_run_it_keeps_and_nothing_else():
     assert isinstance(w.trace_store(), Store)
 
 
+@pytest.mark.slow  # SaGe on a real sample
 def test_the_sample_at_a_step_made_from_an_earlier_step_is_the_one_made_from_scratch():
     sentences = sage.sample_sentences("sample:crime")
     trace = sage.trace_sage(sentences, sage.SageSettings(vocab_size=150, k=10, M=20))
@@ -157,6 +159,7 @@ def test_merged_and_pruned_rows_are_red_tied_rows_orange_the_rest_plain():
         assert not styler.ctx.get((2, column))
 
 
+@pytest.mark.slow  # every lesson, SaGe on a real sample too
 def test_every_lesson_page_renders_twice_the_same(monkeypatch):
     """The second run replays what the first drew: the same tables and the same text."""
     for page in ("lessons/bpe.py", "lessons/wordpiece.py", "lessons/unigram.py"):

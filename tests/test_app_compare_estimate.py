@@ -3,7 +3,7 @@ tokenizers chosen at the chosen size, counted as the page trains them (side by s
 per processor), with the offer of a smaller slice that changes what is trained; the
 tokenizers that need no training are named; a toy or a shipped sample gets no estimate.
 
-The expected times are worked out here from the fitted figures of data/scaling.toml with
+The expected times are worked out here from the fitted figures of subtok_core/data/scaling.toml with
 the formula written out (not through subtok_core.estimate); no time is measured. The
 training itself is replaced by a stand-in that notes what it was given and refuses, so
 that the page stops right after it, with the refusal's sentence as an st.error.
@@ -22,7 +22,9 @@ from streamlit.testing.v1 import AppTest
 
 from subtok_core import parallel
 
-FIGURES = tomllib.loads((Path(__file__).parents[1] / "data" / "scaling.toml").read_text("utf-8"))
+FIGURES = tomllib.loads(
+    (Path(__file__).parents[1] / "subtok_core" / "data" / "scaling.toml").read_text("utf-8")
+)
 LINES = 100_000  # upload lines "w{i}a w{i}b": every word distinct, two a line
 TEXT = "\n".join(f"w{i}a w{i}b" for i in range(LINES))
 N_TYPES = 2 * LINES
@@ -81,6 +83,7 @@ def upload(tok: str, text: str = TEXT, size: int = SIZE) -> AppTest:
     return at
 
 
+@pytest.mark.slow  # trains a slice of a big upload
 def test_two_processors_wait_for_the_busiest_and_a_slice_trains_fewer_words(monkeypatch, trainings):
     if (os.cpu_count() or 1) < 2:
         pytest.skip("one processor: the trainings take turns (the next test)")
@@ -129,6 +132,7 @@ def test_without_worker_processes_the_trainings_take_turns(monkeypatch, training
     assert trainings[0] == ("unigram", N_TYPES, SIZE)
 
 
+@pytest.mark.slow  # loads two pretrained vocabularies
 def test_only_pretrained_tokenizers_need_no_estimate(trainings):
     at = upload("cl100k_base,mistral-v1")
     assert not at.warning
@@ -145,7 +149,9 @@ def test_a_small_upload_is_trained_without_a_word(monkeypatch):
     assert any(s.value == "Encoding efficiency" for s in at.subheader)  # trained, measured
 
 
-@pytest.mark.parametrize("corpus", ["toy:low-lower", "sample:enwiki"])
+@pytest.mark.parametrize(
+    "corpus", ["toy:low-lower", pytest.param("sample:enwiki", marks=pytest.mark.slow)]
+)
 def test_a_toy_or_a_sample_gets_no_estimate(corpus, trainings):
     # on the Wikipedia sample Unigram to 8,000 is estimated well over ten seconds: an
     # estimate shown for samples too would show here

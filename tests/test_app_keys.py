@@ -10,16 +10,19 @@ only computes (a loop over settings, a key passed in) and a collision Streamlit 
 
 import ast
 import re
+import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 from apptools import APP, broken
-from streamlit.elements.lib.utils import user_key_from_element_id
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT))  # lessons/, as the app imports it
+from lessons._compat import element_tree, key_of_element  # noqa: E402
+
 # the modules of helpers every page shares (pages reach them all as w.<name>)
 SHARED = (
     "_widgets.py",
@@ -35,6 +38,7 @@ SHARED = (
 PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by every page
     **dict.fromkeys(SHARED),
     "_cached.py": None,  # page caches: no widgets
+    "_compat.py": None,  # Streamlit internals: no widgets
     "bpe.py": "bpe",
     "bytebpe.py": "bytebpe",
     "_bytebpe_views.py": "bytebpe",
@@ -141,7 +145,7 @@ def source_keys() -> list[Key]:
     helpers = {
         f.name: f
         for file in SHARED
-        for f in ast.parse((ROOT / "pages" / file).read_text()).body
+        for f in ast.parse((ROOT / "lessons" / file).read_text()).body
         if isinstance(f, ast.FunctionDef)
     }
     calls = {
@@ -150,7 +154,7 @@ def source_keys() -> list[Key]:
     }
     skip = set(helpers) - {"widget_key"} | {"min", "max", "sorted", "sort"}
     found = []
-    for path in sorted((ROOT / "pages").glob("*.py")):
+    for path in sorted((ROOT / "lessons").glob("*.py")):
         if path.name in SHARED:
             continue
         tree, page = ast.parse(path.read_text()), PAGE_OF[path.name]
@@ -252,9 +256,9 @@ def walk(node):
 def shown_keys(at: AppTest) -> list[tuple[str, str, bool]]:
     """(key, kind of widget, bound to the URL) of every keyed element on the page."""
     keys = []
-    for node in walk(at._tree):
+    for node in walk(element_tree(at)):
         element_id = getattr(getattr(node, "proto", None), "id", "")
-        key = user_key_from_element_id(element_id) if element_id else None
+        key = key_of_element(element_id) if element_id else None
         if key:
             keys.append((key, node.type, bool(getattr(node.proto, "query_param_key", ""))))
     return keys

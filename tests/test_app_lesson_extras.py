@@ -55,3 +55,24 @@ def test_the_export_is_prepared_on_request(page, query, _):
     refused = [c.value for c in at.caption if c.value.startswith("No Hugging Face")]
     # a file, or the sentence that says why this model has none (a Unigram tie)
     assert ("Download as Hugging Face tokenizer.json" in labels) != bool(refused)
+
+
+def test_a_run_the_store_does_not_keep_is_named_by_its_own_digest_not_none(monkeypatch):
+    """The export button's guard (lessons/_export.py) asks again for each run: two runs the
+    server-wide store does not keep (its key None) get two names, neither of them "None"."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1]))  # lessons/, as the app imports it
+    from lessons import _export
+    from subtok_core.bpe import trace_bpe
+    from subtok_core.corpus import load
+
+    monkeypatch.setattr(_export.w, "run_key", lambda trace: None)
+    first = trace_bpe(load("toy:low-lower"), merges=2)
+    second = trace_bpe(load("toy:low-lower"), merges=3)
+    names = {_export.run_ident(first), _export.run_ident(second)}
+    assert len(names) == 2 and "None" not in names
+    assert _export.run_ident(first) == _export.run_ident(trace_bpe(load("toy:low-lower"), merges=2))
+    monkeypatch.setattr(_export.w, "run_key", lambda trace: "kept-run")
+    assert _export.run_ident(first) == "kept-run"

@@ -19,6 +19,8 @@ TINY = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}  # 19 Russia
 # 300 BPE pieces pruned to 150 in three steps of 50: step 2 exists with k = 50
 SPLIT = {**TINY, "n": "2.0", "k": "50", "M": "100", "step": "2"}
 
+pytestmark = pytest.mark.slow  # SaGe runs on a real sample (crime or Lee)
+
 
 def sage_page(**query) -> AppTest:
     at = open_page("lessons/sage.py", **{**TINY, **query})

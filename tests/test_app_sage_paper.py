@@ -14,6 +14,8 @@ from subtok_core.sage import paper, summary, table1
 TINY = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}  # 19 Russian sentences
 SETTINGS = sage.SageSettings(vocab_size=150, k=10, M=20)
 
+pytestmark = pytest.mark.slow  # SaGe runs on a real sample (crime or Lee)
+
 
 @pytest.fixture(scope="module")
 def page():

@@ -65,6 +65,7 @@ def sage_tokens(at: AppTest) -> int:
     return int(summary.set_index("tokenizer").loc["SaGe", "tokens"])
 
 
+@pytest.mark.slow  # SaGe on a real sample
 def test_two_sessions_each_measure_the_sage_vocabulary_they_trained(sage_models):
     big, small = sage_models
     assert true_tokens(big) != true_tokens(small)
@@ -76,6 +77,7 @@ def test_two_sessions_each_measure_the_sage_vocabulary_they_trained(sage_models)
     assert sage_tokens(first) == true_tokens(big)
 
 
+@pytest.mark.slow  # SaGe on a real sample
 def test_retraining_sage_changes_the_numbers_compare_shows(sage_models):
     big, small = sage_models
     at = compare_with(big)
@@ -144,7 +146,7 @@ def cached_functions(path: Path):
 def test_a_cache_that_does_not_hash_an_argument_is_keyed_by_its_fingerprint(file):
     """st.cache_* skips arguments named _x; what they change must reach the key through
     a `fingerprint` argument (lessons._widgets.fingerprint of the model or trace and text)."""
-    for function in cached_functions(Path(__file__).parents[1] / "pages" / file):
+    for function in cached_functions(Path(__file__).parents[1] / "lessons" / file):
         names = [arg.arg for arg in function.args.args]
         if any(name.startswith("_") for name in names):
             assert "fingerprint" in names, f"{file}: {function.name}({', '.join(names)})"

@@ -24,6 +24,7 @@ from subtok_core import compare, corpus, limits, sage
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # lessons/, as the app imports it
 from lessons import _widgets as w  # noqa: E402
+from lessons._compat import element_tree  # noqa: E402
 
 BAD = ["-1", "abc", "1e12", ""]
 TITLES = {
@@ -131,7 +132,7 @@ def test_a_bad_value_of_a_sage_parameter_is_named_corrected_and_the_page_renders
 
 
 def bound_keys(at: AppTest) -> set[str]:
-    found, stack = set(), [at._tree]
+    found, stack = set(), [element_tree(at)]
     while stack:
         node = stack.pop()
         stack.extend(getattr(node, "children", {}).values())
@@ -174,7 +175,7 @@ def test_the_value_used_is_in_the_widget_and_the_address(query, param, used, add
 def test_an_unknown_choice_goes_back_to_the_default_and_out_of_the_address():
     at = run_page("bpe", {"corpus": "toy:low-lower", "marker": "EOW"})
     assert "not one of: none, eow, suffix, sow" in naming(at, "marker")[0]
-    # the default is low-lower's own marker, 003's </w> (data/toys.toml)
+    # the default is low-lower's own marker, 003's </w> (subtok_core/data/toys.toml)
     assert at.selectbox(key="marker").value == "eow" and "marker" not in at.query_params
 
 

@@ -14,10 +14,16 @@ Whatever else the address holds after a run the server put there, and that is ch
 
 from __future__ import annotations
 
+import sys
 from math import log
+from pathlib import Path
 
+import pytest
 from apptools import infos, open_page
 from streamlit.testing.v1 import AppTest
+
+sys.path.insert(0, str(Path(__file__).parents[1]))  # lessons/, as the app imports it
+from lessons._compat import run_bare  # noqa: E402
 
 CATBAT_START = "113 symbols long"  # cat-bat before its first merge (tests/test_app.py)
 
@@ -27,7 +33,7 @@ def sidebar(at: AppTest, page: str) -> AppTest:
     page left behind (AppTest's public run sends the widgets of the tree it holds)."""
     at.query_params.clear()
     at.switch_page(page)
-    at._run()  # noqa: SLF001 (the run with no widget states, as the browser's)
+    run_bare(at)  # the run with no widget states, as the browser's
     assert not at.exception, at.exception
     return at
 
@@ -88,7 +94,7 @@ def test_a_link_with_parameters_opens_what_it_says_not_the_remembered_view():
     sidebar(at, "lessons/wordpiece.py")
     at.query_params["corpus"] = "toy:fox"  # a link (from the notes page, say) to /bpe
     at.switch_page("lessons/bpe.py")
-    at._run()  # noqa: SLF001
+    run_bare(at)
     assert view(at) == ("toy:fox", 0) and at.query_params == {"corpus": "toy:fox"}
 
 
@@ -158,6 +164,7 @@ def test_run_bug_keeps_001s_log_base_10_and_says_so():
     assert "As in 001: the loss in log base 10." in captions(at)
 
 
+@pytest.mark.slow  # a real sample
 def test_the_target_vocab_size_says_what_0_means_and_a_sample_shows_its_size():
     at = open_page("lessons/unigram.py")
     size = at.number_input(key="size")
@@ -167,6 +174,7 @@ def test_the_target_vocab_size_says_what_0_means_and_a_sample_shows_its_size():
     assert at.query_params == {"corpus": "sample:lee"}
 
 
+@pytest.mark.slow  # a real sample
 def test_a_textbook_seed_too_big_for_a_sample_says_where_its_settings_are():
     at = open_page("lessons/unigram.py", corpus="sample:lee")
     said = " ".join(e.value for e in at.error)

@@ -481,3 +481,18 @@ def test_merges_and_vocab_size_together_raise():
 def test_negative_merges_raise():
     with pytest.raises(ValueError, match="0 or more"):
         train_bpe(load("toy:cat-bat"), merges=-1)
+
+
+def test_a_trace_without_pair_tables_makes_the_same_merges_counts_and_ties():
+    from subtok_core.bpe import trace_bpe
+    from subtok_core.corpus import load
+
+    wc = load("toy:low-lower")
+    full = trace_bpe(wc, vocab_size=20, marker="eow", snapshot=False)
+    bare = trace_bpe(wc, vocab_size=20, marker="eow", snapshot=False, table_rows=0)
+    assert [s.pair_table for s in bare.steps] == [()] * len(full.steps)
+    assert [s.pair_table[0][:2] for s in full.steps] == [s.pair for s in full.steps]
+    keep = ("pair", "count", "new_symbol", "tied_with", "vocab_size", "corpus_symbols")
+    assert [[getattr(s, k) for k in keep] for s in bare.steps] == [
+        [getattr(s, k) for k in keep] for s in full.steps
+    ]

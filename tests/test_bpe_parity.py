@@ -109,11 +109,13 @@ def lee_lines() -> list[str]:
     return load_lines("sample:lee")
 
 
+@pytest.mark.slow  # tokenizers on the Lee sample
 def test_lee_marker_none_every_merge(lee_lines):
     k = check_parity(lee_lines, "none", vocab_size=4000)
     assert k > 3000  # every merge was compared
 
 
+@pytest.mark.slow  # tokenizers on the Lee sample
 def test_lee_marker_suffix_until_the_first_open_tie(lee_lines):
     assert check_parity(lee_lines, "suffix", vocab_size=4000) > 1000
 

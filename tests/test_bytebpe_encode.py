@@ -70,6 +70,7 @@ def test_cl100k_ids_for_any_text(tiktoken_cl100k, text):
     assert ids == tuple(tiktoken_cl100k.encode_ordinary(text))
 
 
+@pytest.mark.slow  # the Lee sample through tiktoken
 def test_the_whole_lee_sample(cl100k, tiktoken_cl100k):
     text = "\n".join(load_lines("sample:lee"))
     assert encode_text(cl100k, text).ids == tuple(tiktoken_cl100k.encode_ordinary(text))

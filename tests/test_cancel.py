@@ -38,6 +38,7 @@ def test_a_run_stops_at_the_first_report_after_the_stop(name):
     assert len(reports) == 2 and done < total  # it stopped well before the end
 
 
+@pytest.mark.slow  # SaGe on a real sample
 def test_sage_stops_between_prune_steps():
     algo = registry.get("sage")
     steps = []

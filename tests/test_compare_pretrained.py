@@ -135,6 +135,7 @@ def token_lines(at) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow  # loads pretrained vocabularies
 def test_trained_and_pretrained_side_by_side(tiktoken_cl100k):
     at = open_page(
         "lessons/compare.py", corpus="toy:cat-bat", size="12", tok="bpe,cl100k_base,mistral-v1"
@@ -162,6 +163,7 @@ def test_trained_and_pretrained_side_by_side(tiktoken_cl100k):
     assert any("unknown token" in i.value for i in at.info)
 
 
+@pytest.mark.slow  # loads pretrained vocabularies
 def test_an_uploaded_tokenizer_json_joins_the_choices(tmp_path):
     tok = Tokenizer(models.BPE(unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.Whitespace()

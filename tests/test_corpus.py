@@ -442,3 +442,16 @@ def test_non_latin_utf16_with_its_mark_is_named_too():
 def test_binary_with_nul_bytes_is_still_binary():
     with pytest.raises(ValueError, match="looks like a binary file"):
         decode_upload(b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00", "a.out")
+
+
+@pytest.mark.slow
+def test_the_wikipedia_text_is_kept_on_disk_and_read_back_the_same(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUBTOK_CACHE_DIR", str(tmp_path))
+    corpus.sample_lines.cache_clear()
+    made = corpus.sample_lines("enwiki")
+    kept = list(tmp_path.glob("sample-*.txt"))
+    assert len(kept) == 1
+    corpus.sample_lines.cache_clear()
+    monkeypatch.setattr(corpus, "_wiki_paragraphs", lambda path: pytest.fail("parsed again"))
+    assert corpus.sample_lines("enwiki") == made
+    corpus.sample_lines.cache_clear()

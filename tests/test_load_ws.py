@@ -8,6 +8,7 @@ import sys
 from argparse import Namespace
 from pathlib import Path
 
+import pytest
 import websockets
 from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.Element_pb2 import Element
@@ -16,6 +17,8 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
 
 from _tab import SUBPROTOCOLS, Tab, step_states  # noqa: E402
 from load_ws import one_session  # noqa: E402
+
+pytestmark = pytest.mark.server  # a Streamlit server process (conftest's app_url), no browser
 
 LINK = "/bpe?corpus=toy:low-lower&marker=eow&step=2"  # 10 merges: steps 0 to 10
 

@@ -55,6 +55,7 @@ def test_the_gold_list_holds_the_papers_examples_and_explains_itself():
     assert "Written for subtok" in header and "Rules followed" in header
 
 
+@pytest.mark.slow  # reads two real samples
 def test_most_gold_words_occur_in_the_lee_or_wikipedia_sample():
     seen = set()
     for key in ("lee", "enwiki"):

@@ -97,6 +97,10 @@ def test_two_keys_train_in_two_processes_at_once(manager):
     assert all(nice == os.nice(0) + parallel.NICE for _, nice in found.values())
 
 
+# slow after the other tests of this file (alone, 3-5 s): the progress report that sets
+# `started` does not arrive, and the test goes on after its 120 s wait (then passes); an
+# order dependence to look into, kept out of the fast tier meanwhile
+@pytest.mark.slow
 def test_the_same_key_asked_twice_trains_once(manager):
     store = Store(budget_bytes=1 << 20, poll=0.01)
     log, started = manager.list(), threading.Event()

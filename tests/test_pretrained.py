@@ -254,6 +254,7 @@ def test_sentencepiece_byte_offsets_become_the_same_character_offsets():
 # --- Tekken -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # mistral-common's Tekken: 9 s
 def test_tekken_equals_mistral_commons_own_tekkenizer():
     from mistral_common.tokens.tokenizers.tekken import Tekkenizer
 
@@ -360,3 +361,11 @@ def test_cli_encode_needs_exactly_one_source(capsys):
     assert main(["encode", "--model", "m.json", "--tokenizer", "tekken", "hello"]) == 2
     assert main(["encode", "--tokenizer", "tekken", "--trace", "hello"]) == 2
     assert capsys.readouterr().err.splitlines()[-1].startswith("error: --trace shows")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(registry.PRETRAINED))
+def test_the_listing_line_read_without_the_encoder_is_the_loaded_tokenizers(name):
+    from subtok_core.pretrained import DESCRIBE
+
+    assert DESCRIBE[name]() == registry.pretrained(name).provenance

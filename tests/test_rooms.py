@@ -48,6 +48,7 @@ def polls(request, tmp_path, clock):
     url = os.environ.get("SUBTOK_TEST_PG_URL", "")
     if not url:
         pytest.skip("set SUBTOK_TEST_PG_URL (.ci/postgres prints one) to run on PostgreSQL too")
+    url = worker_database(url, os.environ.get("PYTEST_XDIST_WORKER", ""))
     engine = db.engine(url)
     db.metadata.drop_all(engine)  # every test starts on empty tables
     db.metadata.create_all(engine)
@@ -62,6 +63,44 @@ def ask(step=2, answers=("(est, </w>)",), ties=()):
 
 def open_room(polls, share=True):
     return polls.open_room("bpe", "bpe", "toy:low-lower", "print", "run", "/bpe", share)
+
+
+def worker_database(url: str, worker: str) -> str:
+    """The URL of a database of this pytest-xdist worker's own on the server of `url`
+    (created on first use), so two workers never drop each other's tables; `url` itself
+    when tests run in one process (no worker name)."""
+    if not worker:
+        return url
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+
+    server = make_url(url)
+    name = f"{server.database}_{worker}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            found = conn.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}
+            ).first()
+            if found is None:  # the name is the server's database and gw0, gw1...: no quoting
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+    return server.set(database=name).render_as_string(hide_password=False)
+
+
+def test_each_xdist_worker_gets_a_database_of_its_own_on_the_same_server():
+    url = os.environ.get("SUBTOK_TEST_PG_URL", "")
+    if not url:
+        pytest.skip("set SUBTOK_TEST_PG_URL (.ci/postgres prints one) to run on PostgreSQL")
+    assert worker_database(url, "") == url  # one process: the database given
+    names = set()
+    for worker in ("gw0", "gw1", "gw1"):  # the second gw1: the database is there already
+        engine = db.engine(worker_database(url, worker))
+        with engine.connect() as conn:
+            names.add(conn.execute(text("SELECT current_database()")).scalar_one())
+    base = db.engine(url).url.database
+    assert names == {f"{base}_gw0", f"{base}_gw1"}
 
 
 def open_round(polls, answers=("(est, </w>)",), ties=()):

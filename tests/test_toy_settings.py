@@ -1,8 +1,8 @@
-"""The settings each toy corpus carries from its source (data/toys.toml, subtok_core.toys)
-are ones the lessons can use: a marker and a log base the pages offer, a merges count the
-corpus allows under its own marker (no early stop on a page opened on it), and an encode
-example made of the corpus's characters, except where the source's example is about a
-character never seen."""
+"""The settings each toy corpus carries from its source (subtok_core/data/toys.toml,
+subtok_core.toys) are ones the lessons can use: a marker and a log base the pages offer, a
+merges count the corpus allows under its own marker (no early stop on a page opened on it),
+and an encode example made of the corpus's characters, except where the source's example is
+about a character never seen."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..merging import add_merge_options, load_words
 from ..records import Trace
 from .records import MARKERS
+from .state import TOP_PAIRS
 
 # the command's line in --help, and what --json --full adds to each step
 HELP = "byte-pair encoding, one merge at a time"
@@ -34,9 +35,10 @@ def add(cmd) -> None:
 
 
 def params(args) -> dict:
-    # toy corpora keep a snapshot per step, real samples compact steps (see train.py)
+    # toy corpora keep a snapshot per step, real samples compact steps (see train.py),
+    # with no pair table unless --full prints it
     return {"merges": args.merges, "vocab_size": args.vocab_size, "marker": args.marker,
-            "ties": args.ties}  # fmt: skip
+            "ties": args.ties, "table_rows": TOP_PAIRS if args.full else 0}  # fmt: skip
 
 
 def table(trace: Trace) -> str:

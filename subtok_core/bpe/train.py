@@ -36,17 +36,19 @@ from .state import TOP_PAIRS, _State
 SNAPSHOT_MAX_WORDS = 400  # corpora with more distinct words get compact steps
 
 
-def _steps(state: _State, goal: int, by_merges: bool) -> Iterator[BpeStep]:
+def _steps(
+    state: _State, goal: int, by_merges: bool, table_rows: int = TOP_PAIRS
+) -> Iterator[BpeStep]:
     """Merge until `goal` merges (or `goal` new symbols) are made or no pair is left."""
     number = 0
     while goal > 0:
         # 1. the groups of highest count, in tie order: the first pair is the one to merge
-        groups = state.top(TOP_PAIRS)
+        groups = state.top(max(table_rows, 1))
         if not groups:
             return  # every word is a single symbol: nothing left to merge
         count, (pair, *tied) = groups[0]
         # 2. the table the step shows: every pair (toys) or the first rows (real samples)
-        table = state.pair_table(None) if state.snapshot else state.rows(groups, TOP_PAIRS)
+        table = state.pair_table(None) if state.snapshot else state.rows(groups, table_rows)
         # 3. merge the pair in every word that has it, moving only the counts next to it
         new, is_new = state.merge(pair)
         number += 1
@@ -90,12 +92,17 @@ def trace_bpe(
     ties: str = "first",
     snapshot: bool | None = None,
     progress: Callable[[int, int], None] | None = None,
+    table_rows: int = TOP_PAIRS,
 ) -> Trace:
-    """Run the merges to the end and keep the start state, every step and why it stopped."""
+    """Run the merges to the end and keep the start state, every step and why it stopped.
+
+    `table_rows`: how many rows of the pair table a compact step keeps (real samples; a
+    snapshot keeps every pair); 0 keeps none, for a reader that shows only the merges,
+    their counts and ties (the command line without --full): the same merges, faster."""
     state = _State(wc, marker, ties, snapshot_mode(wc, snapshot, SNAPSHOT_MAX_WORDS))
     start = state.start(wc)
     goal = merge_goal(len(start.vocab), merges, vocab_size)
-    steps = collect_steps(_steps(state, goal, merges is not None), goal, progress)
+    steps = collect_steps(_steps(state, goal, merges is not None, table_rows), goal, progress)
     made = len(steps) if merges is not None else len(state.vocab) - len(start.vocab)
     truncated, reason = stop_reason(made, goal, merges, vocab_size, len(steps))
     params = (("marker", marker), ("ties", ties), ("merges", merges), ("vocab_size", vocab_size))

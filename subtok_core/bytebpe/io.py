@@ -24,11 +24,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..plain import FORMAT_VERSION, check_merges, csv_text, pairs, pieces
+from ..plain import FORMAT_VERSION, check_merges, csv_text, pairs, pieces, trace_fields
 from ..records import Trace
 from .patterns import PATTERNS
 from .records import ByteBpeModel
 from .symbols import BASE_SYMBOLS, LETTER_BYTES, show
+from .train import model_from_trace
 
 
 def step_to_dict(step, full: bool, style: str = "gpt2") -> dict[str, Any]:
@@ -65,14 +66,11 @@ def start_to_dict(trace: Trace, style: str = "gpt2") -> dict[str, Any]:
 
 def trace_to_dict(trace: Trace, full: bool = False) -> dict[str, Any]:
     """``export.trace_to_dict`` with the steps in the trace's byte display."""
-    from ..export import trace_to_dict as plain  # export reads the registry, which reads us
-
     style = trace.param("byte_display", "gpt2")
-    out = plain(trace, full)
-    if full:
-        out["start"] = start_to_dict(trace, style)
-    out["steps"] = [step_to_dict(step, full, style) for step in trace.steps]
-    return out
+    return trace_fields(
+        trace, full, lambda: start_to_dict(trace, style),
+        lambda step: step_to_dict(step, full, style), model_to_dict(model_from_trace(trace)),
+    )  # fmt: skip
 
 
 def trace_json(trace: Trace, full: bool = False) -> str:

@@ -1,7 +1,7 @@
 """How well a tokenizer's cuts follow morpheme boundaries (Bostrom & Durrett, 002, section 3).
 
 002 claims that unigram LM pieces "align with morphology" better than BPE's. This module
-measures it on a gold list of English words with their morphs (``data/morphology.tsv``,
+measures it on a gold list of English words with their morphs (``subtok_core/data/morphology.tsv``,
 written for subtok; its header says how): each gap between two morphs is a *boundary*, a
 position inside the word, and each gap between two of a tokenizer's pieces (markers
 removed) is a *cut*. A cut on a boundary is right.
@@ -100,7 +100,7 @@ def parse_gold(text: str) -> tuple[GoldWord, ...]:
 
 @functools.cache
 def load_gold() -> tuple[GoldWord, ...]:
-    """The gold list shipped in data/morphology.tsv (read once per process)."""
+    """The gold list shipped in subtok_core/data/morphology.tsv (read once per process)."""
     return parse_gold(GOLD_FILE.read_text(encoding="utf-8"))
 
 
@@ -145,7 +145,7 @@ def alignment(
     gold: Sequence[GoldWord] | None = None,
 ) -> Alignment:
     """Score `segment_word` (word -> pieces, marker `style`) on `gold` (default: the list
-    in data/morphology.tsv). See the module docstring for the measures."""
+    in subtok_core/data/morphology.tsv). See the module docstring for the measures."""
     style = check_style(style, ())
     rows, skipped = [], []
     for item in load_gold() if gold is None else gold:

@@ -9,9 +9,7 @@ the running text with numpy, so a 500,000-word sample costs one call per distinc
 >>> [t.pieces[i] for i in t.ids], t.word_index.tolist(), t.line_index.tolist()
 (['a', 'b', 'a', 'a', 'b'], [0, 0, 1, 2, 2], [0, 0, 0, 1, 1])
 
-Marker styles (one per vocabulary): ``sow`` pieces start a word with ``▁``; ``wordpiece``
-pieces continue a word with ``##``; ``eow`` pieces end a word with ``</w>``; ``none`` has no
-marker. Markers are not characters, and special tokens ([UNK], [PAD], ...) are not subwords.
+Marker styles (one per vocabulary): see subtok_core/markers.py.
 """
 
 from __future__ import annotations
@@ -25,63 +23,20 @@ import pandas as pd
 
 from .. import registry
 from ..corpus import WordCounts, split_words
+from ..markers import (  # noqa: F401  (the measures' names for them)
+    PREFIX,
+    SOW,
+    STYLE_TEXT,
+    STYLES,
+    bare,
+    check_style,
+    vocab_style,
+    word_initial,
+)
+from ..markers import continues as _continues
 from ..pretrained.base import Pretrained
-from ..records import EOW, SOW
-from ..wordpiece import PREFIX
 
-STYLES = ("sow", "wordpiece", "eow", "none")
 SPECIALS = frozenset({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "<unk>", "<s>", "</s>"})
-STYLE_TEXT = {
-    "sow": "word starts with ▁",
-    "wordpiece": "word continuations with ##",
-    "eow": "word ends with </w>",
-    "none": "no word boundary at all",
-}
-
-
-def vocab_style(vocab: Sequence[str]) -> str:
-    """Which marker a vocabulary uses: the first of ▁, </w>, ## found in it, else "none".
-
-    >>> vocab_style(["▁the", "s"]), vocab_style(["the", "##s"]), vocab_style(["the</w>"])
-    ('sow', 'wordpiece', 'eow')
-    """
-    if any(p.startswith(SOW) for p in vocab):
-        return "sow"
-    if any(p.endswith(EOW) for p in vocab):
-        return "eow"
-    if any(_continues(p) for p in vocab):
-        return "wordpiece"
-    return "none"
-
-
-def _continues(piece: str) -> bool:
-    """A WordPiece continuation: ``##`` and at least one character (so "##" alone is the
-    two-character word-initial piece, never an empty continuation)."""
-    return piece.startswith(PREFIX) and len(piece) > len(PREFIX)
-
-
-def check_style(style: str | None, vocab: Sequence[str]) -> str:
-    """The given style, or the detected one when None; a ValueError for an unknown name."""
-    if style is None:
-        return vocab_style(vocab)
-    if style not in STYLES:
-        raise ValueError(f"Unknown marker style {style!r}; choose one of {', '.join(STYLES)}.")
-    return style
-
-
-def bare(piece: str, style: str) -> str:
-    """The characters of a piece, its marker removed; a lone marker is the empty string.
-
-    >>> bare("▁the", "sow"), bare("##ing", "wordpiece"), bare("</w>", "eow"), bare("▁", "sow")
-    ('the', 'ing', '', '')
-    """
-    if style == "sow":
-        return piece.removeprefix(SOW)
-    if style == "wordpiece":
-        return piece[len(PREFIX) :] if _continues(piece) else piece
-    if style == "eow":
-        return piece.removesuffix(EOW)
-    return piece
 
 
 # how a pretrained tokenizer shows a piece holding part of a character: hex bytes
@@ -97,16 +52,6 @@ def length(piece: str, style: str) -> int:
     (3, 3, 1)
     """
     return len(BYTES_SHOWN.sub("?", bare(piece, style)))
-
-
-def word_initial(piece: str, style: str) -> bool | None:
-    """Whether a piece starts a word: sow, it starts with ▁; wordpiece, it does not start
-    with ##. eow and none vocabularies do not mark word starts: None."""
-    if style == "sow":
-        return piece.startswith(SOW)
-    if style == "wordpiece":
-        return not _continues(piece)
-    return None
 
 
 def common_notation(style_a: str, style_b: str) -> tuple[Callable[[str], str], ...]:

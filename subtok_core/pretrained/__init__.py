@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from . import sentencepiece_based
 from .base import LABELS, Pretrained, char_spans, display
 from .sentencepiece_based import mistral_v1, mistral_v3
-from .tiktoken_based import cl100k_base, tekken
+from .tiktoken_based import cl100k_base, describe_cl100k, describe_tekken, tekken
 
 # name -> loader (cached: the file is read once per process, on the first call)
 BUILTIN: dict[str, Callable[[], Pretrained]] = {
@@ -31,4 +32,12 @@ BUILTIN: dict[str, Callable[[], Pretrained]] = {
     "tekken": tekken,
 }
 
-__all__ = ["BUILTIN", "LABELS", "Pretrained", "char_spans", "display"]
+# name -> its provenance line, read without building the encoder (`subtok tokenizers`)
+DESCRIBE: dict[str, Callable[[], str]] = {
+    "cl100k_base": describe_cl100k,
+    "mistral-v1": lambda: sentencepiece_based.describe("mistral-v1"),
+    "mistral-v3": lambda: sentencepiece_based.describe("mistral-v3"),
+    "tekken": describe_tekken,
+}
+
+__all__ = ["BUILTIN", "DESCRIBE", "LABELS", "Pretrained", "char_spans", "display"]

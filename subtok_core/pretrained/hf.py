@@ -22,6 +22,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from ..markers import vocab_style
 from ..records import Encoded, Span
 from .base import Pretrained, as_word_start, display
 from .crash import guarded, library_call
@@ -124,8 +125,6 @@ def from_str(text: str, name: str = "tokenizer.json", origin: str = "") -> Pretr
 
 def _style(tok) -> str:
     """The marker style of the vocabulary (▁, ##, </w> or none), as the measures read it."""
-    from ..measure.tokenized import vocab_style
-
     return vocab_style(list(tok.get_vocab(with_added_tokens=False)))
 
 

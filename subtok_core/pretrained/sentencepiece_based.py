@@ -82,14 +82,10 @@ def load(key: str, path: str | None = None) -> Pretrained:
     the .model file at `path`."""
     path = str(path or files.locate(key))
     processor = _processor(key, path)
-    family, label = FAMILIES[key], LABELS[key]
+    label = LABELS[key]
     with library_call("sentencepiece", f"reading {path!r}"):
         size = processor.get_piece_size()
-        fallback = sum(processor.is_byte(processor.piece_to_id(f"<0x{b:02X}>")) for b in range(256))
-    kind = f"BPE pieces with {fallback} byte-fallback pieces" if fallback else "BPE pieces"
-    provenance = (
-        f"{family}; {size:,} SentencePiece {kind}; not byte-level; {files.shipped(key, path)}"
-    )
+        provenance = _line(key, processor, path)
 
     def segment(word: str) -> list[str]:
         return processor.encode(word, out_type=str)
@@ -98,6 +94,21 @@ def load(key: str, path: str | None = None) -> Pretrained:
     encode = guarded(_encoder(processor), "sentencepiece", doing)
     return Pretrained(key, label, provenance, size, False, encode,
                       guarded(segment, "sentencepiece", doing))  # fmt: skip
+
+
+def _line(key: str, processor, path: str) -> str:
+    size = processor.get_piece_size()
+    fallback = sum(processor.is_byte(processor.piece_to_id(f"<0x{b:02X}>")) for b in range(256))
+    kind = f"BPE pieces with {fallback} byte-fallback pieces" if fallback else "BPE pieces"
+    return f"{FAMILIES[key]}; {size:,} SentencePiece {kind}; not byte-level; " + files.shipped(
+        key, path
+    )
+
+
+def describe(key: str, path: str | None = None) -> str:
+    """The provenance line of Mistral's v1 or v3 model (for `subtok tokenizers`)."""
+    path = str(path or files.locate(key))
+    return _line(key, _processor(key, path), path)
 
 
 def mistral_v1(path: str | None = None) -> Pretrained:

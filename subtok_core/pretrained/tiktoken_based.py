@@ -114,12 +114,24 @@ def cl100k_base(path: str | None = None) -> Pretrained:
                          CL100K_SPECIALS)  # fmt: skip
     tok = ByteLevel(encoding)
     size = len(ranks) + len(CL100K_SPECIALS)
-    provenance = (
-        f"GPT-4 and GPT-3.5-turbo (OpenAI); {size:,} tokens ({len(ranks):,} BPE + "
+    return Pretrained("cl100k_base", LABELS["cl100k_base"], _cl100k_line(len(ranks), path),
+                      size, True, tok.encode, tok.segment)  # fmt: skip
+
+
+def _cl100k_line(bpe: int, path: str) -> str:
+    size = bpe + len(CL100K_SPECIALS)
+    return (
+        f"GPT-4 and GPT-3.5-turbo (OpenAI); {size:,} tokens ({bpe:,} BPE + "
         f"{len(CL100K_SPECIALS)} special); byte-level; {files.shipped('cl100k_base', path)}"
     )
-    return Pretrained("cl100k_base", LABELS["cl100k_base"], provenance, size, True,
-                      tok.encode, tok.segment)  # fmt: skip
+
+
+def describe_cl100k(path: str | None = None) -> str:
+    """cl100k_base's provenance line without building the encoder (for `subtok
+    tokenizers`): the file checked against its SHA-256, one rank per non-empty line."""
+    path = str(path or files.locate("cl100k_base"))
+    lines = files.read("cl100k_base", path).splitlines()
+    return _cl100k_line(sum(1 for line in lines if line), path)
 
 
 def tekken_ranks(doc: dict) -> tuple[str, dict[bytes, int], int, int]:
@@ -164,10 +176,29 @@ def tekken(path: str | None = None) -> Pretrained:
     name = Path(path).name.removesuffix(".json")
     tok = ByteLevel(_encoding("tekken", path, name, pattern, ranks, {}), offset=specials)
     size = len(ranks) + specials
-    provenance = (
-        f"Pixtral 12B (Mistral's Tekken, as in Mistral NeMo); {size:,} ids: {specials:,} "
-        f"special, then the first {len(ranks):,} of the file's {listed:,} BPE tokens; "
+    return Pretrained("tekken", LABELS["tekken"], _tekken_line(len(ranks), specials, listed, path),
+                      size, True, tok.encode, tok.segment)  # fmt: skip
+
+
+def _tekken_line(bpe: int, specials: int, listed: int, path: str) -> str:
+    return (
+        f"Pixtral 12B (Mistral's Tekken, as in Mistral NeMo); {bpe + specials:,} ids: "
+        f"{specials:,} special, then the first {bpe:,} of the file's {listed:,} BPE tokens; "
         f"byte-level; {files.shipped('tekken', path)}"
     )
-    return Pretrained("tekken", LABELS["tekken"], provenance, size, True,
-                      tok.encode, tok.segment)  # fmt: skip
+
+
+def describe_tekken(path: str | None = None) -> str:
+    """Tekken's provenance line from the file's config alone (for `subtok tokenizers`: the
+    19 MB vocabulary is not parsed; tests/test_pretrained.py checks the line is the one the
+    full load gives)."""
+    path = str(path or files.locate("tekken"))
+    data = files.read("tekken", path).decode("utf-8", errors="replace")
+    start = data.find("{", data.find('"config"'))
+    try:
+        config, _ = json.JSONDecoder().raw_decode(data, start)
+        specials = int(config["default_num_special_tokens"])
+        bpe, listed = int(config["default_vocab_size"]) - specials, int(config["num_vocab_tokens"])
+    except (ValueError, KeyError, TypeError) as err:
+        raise files.damaged("tekken", path, f"its config cannot be read ({err})") from None
+    return _tekken_line(bpe, specials, listed, path)

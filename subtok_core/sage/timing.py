@@ -3,7 +3,7 @@
 ``bench/sage_preset.py --write`` times each phase of the preset at full size once (reading
 the sample, BPE and cutting the sample, Word2Vec, a step that scores every piece, a step
 that rescores only the candidates, one step of each control) and writes them to
-``data/sage_preset.toml``. The estimate multiplies them by how many of each the preset's
+``subtok_core/data/sage_preset.toml``. The estimate multiplies them by how many of each the preset's
 schedule runs (Algorithm 3: Word2Vec every l x m steps, every piece scored every m steps):
 
 >>> schedule(sage_records.PAPER)

@@ -50,7 +50,7 @@ def seed_rows(
     """(piece, frequency) for every seed piece, in first-seen order.
 
     ``frequent`` keeps every character and then the `size` pieces in all (ties: first
-    seen); ``given`` reads the toy's list from data/toys.toml.
+    seen); ``given`` reads the toy's list from subtok_core/data/toys.toml.
     """
     if not wc.words:
         raise ValueError("The corpus is empty: there is no word to take substrings from.")

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar, NamedTuple
 
+from ..markers import PREFIX  # noqa: F401  (WordPiece's continuation mark, kept here too)
 from ..records import UNK
 
-PREFIX = "##"
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")  # BERT's, in BERT's order
 MAX_WORD_CHARS = 100  # BERT encodes a longer word as [UNK] without trying
 

@@ -1,0 +1,54 @@
+"""A light start (issue 28): `subtok --help`, `subtok corpora` and `subtok tokenizers`
+import none of the heavy libraries nor the algorithms' registry; each heavy module is
+imported by the command that uses it. Checked in a fresh interpreter (sys.modules after
+the command), since this test process has imported everything already."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+HEAVY = ("pandas", "numpy", "tokenizers", "tiktoken", "gensim", "streamlit", "altair")
+CORE = ("registry", "compare", "measure", "bpe", "sage", "unigram", "wordpiece", "bytebpe")
+
+
+def imported_by(*argv: str) -> set[str]:
+    """The top-level packages and subtok_core modules a fresh `subtok ARGV` imports."""
+    code = (
+        "import json, sys\nfrom subtok_core import cli\n"
+        f"status = cli.main({list(argv)!r})\n"
+        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\nsys.exit(status)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    modules = json.loads(done.stderr.strip().splitlines()[-1])
+    return {m.split(".")[0] for m in modules} | {m for m in modules if m.startswith("subtok")}
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["corpora"], ["tokenizers"], ["warm", "--help"]])
+def test_the_light_commands_import_no_heavy_library_and_no_algorithm(argv):
+    modules = imported_by(*argv)
+    assert not modules & set(HEAVY), modules & set(HEAVY)
+    assert not modules & {f"subtok_core.{m}" for m in CORE}
+    if argv != ["tokenizers"]:  # which reads Mistral's models with sentencepiece
+        assert "sentencepiece" not in modules and "subtok_core.pretrained" not in modules
+
+
+def test_a_training_command_still_imports_what_it_needs():
+    modules = imported_by("train", "bpe", "--corpus", "toy:cat-bat", "--merges", "1")
+    assert {"subtok_core.registry", "subtok_core.bpe"} <= modules
+
+
+def test_the_help_of_a_training_command_lists_its_options(capsys):
+    from subtok_core.cli import main
+
+    assert main(["train", "bpe", "--help"]) == 0
+    assert "--marker" in capsys.readouterr().out
+    assert main(["train", "nope", "--corpus", "toy:cat-bat"]) == 2
