@@ -142,9 +142,10 @@ def side_by_side(models: dict, labels: dict) -> None:
     """The typed text through every tokenizer: tokens, their count, characters per token."""
     st.subheader("One text, every tokenizer")
     st.pills("examples", list(EXAMPLES), key=w.widget_key(PAGE, "example"), on_change=_use_example)
-    inspect.text_from_url(key := w.widget_key(PAGE, "encode"))  # ?text= reopens the view
-    text = st.text_area("Type any text", DEFAULT_TEXT, key=key, on_change=inspect.text_to_url,
-                        args=(key,))  # fmt: skip
+    typed = w.widget_key(PAGE, "encode")
+    inspect.text_from_url(typed)  # ?text= reopens the view
+    text = st.text_area("Type any text", DEFAULT_TEXT, key=w.widget_key(PAGE, "encode"),
+                        on_change=inspect.text_to_url, args=(typed,))  # fmt: skip
     show_ids = st.checkbox("show token ids", key=w.widget_key(PAGE, "ids"))
     whitespace = st.toggle("show whitespace", key=w.widget_key(PAGE, "whitespace"))
     try:

@@ -28,13 +28,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import warm
-from .check import cli as check_cli
 from .vocab import cli as vocab_cli
 
 if TYPE_CHECKING:
     from .records import Encoded
 
 EXIT_ERROR = 2
+# subtok_core/check/cli.py's HELP, here so that `subtok --help` imports no trainer
+CHECK_HELP = "compare your own BPE's merges with the reference run: the first difference and why"
 
 
 def _parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -57,7 +58,12 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     _add_export(export_cmd)
     warm.add(commands)  # subtok warm URL...: fill the disk cache for a lesson
-    check_cli.add(commands)  # subtok check merges|trainer: where a student's BPE differs
+    if command == "check":  # subtok check merges|trainer: where a student's BPE differs
+        from .check import cli as check_cli  # the trainers: only for the command itself
+
+        check_cli.add(commands)
+    else:
+        commands.add_parser("check", help=CHECK_HELP)
     vocab_cli.add(commands)  # subtok vocab: health categories of a vocabulary
     listing = commands.add_parser("corpora", help="list the built-in corpora and samples")
     listing.set_defaults(run=_run_corpora)

@@ -64,6 +64,13 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "_regularize.py": None,  # panels of /bpe and /unigram, keyed by the prefix they get
     "_export.py": None,  # the tokenizer.json export, keyed by the page it gets
     "_estimate.py": None,  # an upload's time estimate and slices, keyed by the page it gets
+    "_a11y.py": None,  # contrast CSS and chart sentences: no widgets
+    "_escape.py": None,  # escaping a user's text: no widgets
+    "_inspect.py": "compare",  # Compare's inspector conventions (whitespace, hover, text)
+    "vocab.py": "vocab",
+    "_vocab_card.py": "vocab",
+    "_vocab_chat.py": "vocab",
+    "_vocab_data.py": "vocab",
 }
 MADE_BY_HELPER = {
     "_widgets.py",

@@ -52,3 +52,12 @@ def test_the_help_of_a_training_command_lists_its_options(capsys):
     assert main(["train", "bpe", "--help"]) == 0
     assert "--marker" in capsys.readouterr().out
     assert main(["train", "nope", "--corpus", "toy:cat-bat"]) == 2
+
+
+def test_the_check_command_s_help_line_is_the_one_its_module_gives():
+    """`subtok --help` names `check` without importing it: the line is written twice, once
+    in subtok_core/cli.py and once in check/cli.py, and must stay the same."""
+    from subtok_core import cli
+    from subtok_core.check import cli as check_cli
+
+    assert cli.CHECK_HELP == check_cli.HELP
