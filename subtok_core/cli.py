@@ -134,10 +134,11 @@ def _run_train(args: argparse.Namespace) -> None:
         model = dataclasses.replace(model, split_punct=True)
     if args.out:
         export.save_model(model, args.out)
-    if args.json:  # bytebpe writes its steps in its --byte-display
-        print(getattr(algo.cli, "trace_json", export.trace_to_json)(trace, full=args.full))
+    shown = getattr(algo.cli, "display", lambda args: {})(args)  # bytebpe: --byte-display
+    if args.json:
+        print(getattr(algo.cli, "trace_json", export.trace_to_json)(trace, args.full, **shown))
     else:
-        print(algo.cli.table(trace))
+        print(algo.cli.table(trace, **shown))
         print(f"{trace.stop_reason} Vocabulary: {len(model.vocab)} symbols.")
     if args.out:  # on stderr, so that --json output stays valid JSON
         print(f"Saved the model to {args.out}.", file=sys.stderr)
