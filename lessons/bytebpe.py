@@ -4,8 +4,6 @@ GPT-4's cl100k_base."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import streamlit as st
 
 from lessons import _bytebpe_replay as replay
@@ -116,11 +114,4 @@ def step_view(i: int, step) -> None:
 w.stepped(trace, step_view, PAGE)
 
 # the CSV writes bytes in the display chosen here; the JSON always in GPT-2 letters
-w.downloads(
-    dataclasses.replace(
-        trace,
-        params=(*(p for p in trace.params if p[0] != "byte_display"), ("byte_display", style)),
-    ),
-    PAGE,
-    csv=("merges (CSV)", bytebpe_io.steps_csv),
-)
+w.downloads(trace, PAGE, csv=("merges (CSV)", lambda run: bytebpe_io.steps_csv(run, style)))

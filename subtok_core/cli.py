@@ -148,11 +148,12 @@ def _run_train(args: argparse.Namespace) -> None:
         model = dataclasses.replace(model, split_punct=True)
     if args.out:
         export.save_model(model, args.out)
-    if args.json:  # bytebpe writes its steps in its --byte-display
-        print(getattr(algo.cli, "trace_json", export.trace_to_json)(trace, full=args.full))
+    shown = getattr(algo.cli, "display", lambda args: {})(args)  # bytebpe: --byte-display
+    if args.json:
+        print(getattr(algo.cli, "trace_json", export.trace_to_json)(trace, args.full, **shown))
         return _saved(args.out)
     if not args.out:  # with --out the model is in the file: the table would be ~1,900 lines
-        print(algo.cli.table(trace))
+        print(algo.cli.table(trace, **shown))
     print(_summary(trace, model, getattr(args, "marker", None)))
     _saved(args.out)
 

@@ -285,17 +285,20 @@ def every_view():
     return shown, raised
 
 
+@pytest.mark.slow  # every page at its widest, SaGe on the crime sample
 def test_no_page_raises_a_duplicate_key(every_view):
     _, raised = every_view
     clashes = [view for view in raised if "same `key=" in view[2] or "DuplicateElement" in view[2]]
     assert not clashes, clashes
 
 
+@pytest.mark.slow  # every page at its widest, SaGe on the crime sample
 def test_every_view_runs_to_its_end_so_every_widget_is_seen(every_view):
     _, raised = every_view
     assert not raised, raised
 
 
+@pytest.mark.slow  # every page at its widest, SaGe on the crime sample
 def test_every_key_shown_not_bound_to_the_url_starts_with_its_page(every_view):
     shown, _ = every_view
     wrong = {
@@ -307,6 +310,7 @@ def test_every_key_shown_not_bound_to_the_url_starts_with_its_page(every_view):
     assert not wrong, sorted(wrong)
 
 
+@pytest.mark.slow  # every page at its widest, SaGe on the crime sample
 def test_a_url_parameter_two_pages_bind_is_the_same_kind_of_widget(every_view):
     """Bound to the URL, a value follows the student to the next page: ?seed=3 of SaGe's
     number box must not land in a select box of seed vocabularies."""

@@ -29,6 +29,7 @@ from subtok_core.bytebpe import (
     trace_bytebpe,
     train_bytebpe,
 )
+from subtok_core.bytebpe import io as bytebpe_io
 from subtok_core.bytebpe.io import model_from_dict, model_to_dict
 from subtok_core.pretrained.tiktoken_based import CL100K_PATTERN, cl100k_ranks
 
@@ -206,7 +207,6 @@ def test_explain_names_the_pattern_and_the_bytes():
         ({"vocab_size": 100}, "vocab size 100 is smaller than the 256 symbols"),
         ({"merges": 3, "pattern": "gpt4"}, "Unknown pattern 'gpt4'; choose one of gpt2, cl100k"),
         ({"merges": 3, "ties": "random"}, "Unknown tie rule 'random'"),
-        ({"merges": 3, "byte_display": "utf8"}, "Unknown byte display 'utf8'"),
         ({"merges": -1}, "must be 0 or more"),
         ({}, "Give either a number of merges or a target vocabulary size"),
     ],
@@ -214,6 +214,13 @@ def test_explain_names_the_pattern_and_the_bytes():
 def test_bad_parameters_are_refused_with_a_sentence(params, message):
     with pytest.raises(ValueError, match=message):
         trace_bytebpe(["the cat"], **params)
+
+
+def test_an_unknown_byte_display_is_refused_with_a_sentence():
+    trace = trace_bytebpe(["the cat"], merges=3)  # how bytes are written is the reader's
+    for write in (bytebpe_io.trace_to_dict, bytebpe_io.steps_csv):
+        with pytest.raises(ValueError, match="Unknown byte display 'utf8'"):
+            write(trace, style="utf8")
 
 
 def test_a_corpus_without_chunks_is_refused():

@@ -65,12 +65,16 @@ def source(args):
 
 def params(args) -> dict:
     return {"merges": args.merges, "vocab_size": args.vocab_size, "pattern": args.pattern,
-            "ties": args.ties, "byte_display": args.byte_display}  # fmt: skip
+            "ties": args.ties}  # fmt: skip
 
 
-def table(trace: Trace) -> str:
+def display(args) -> dict:
+    """How the table and the JSON write bytes (--byte-display): not a training parameter."""
+    return {"style": args.byte_display}
+
+
+def table(trace: Trace, style: str = "hex") -> str:
     """One merge per line: number, pair, new symbol, count, pairs tied with it."""
-    style = trace.param("byte_display", "hex")
 
     def sym(symbol: str) -> str:
         return show(symbol, "gpt2") if style == "gpt2" else f"[{show(symbol, 'hex')}]"

@@ -2,16 +2,15 @@
 
 A model file always spells symbols in GPT-2 letters, as Hugging Face's tokenizer.json and
 merges.txt do: that spelling gives every byte string one name and back. A trace's steps
-are written in the trace's ``byte_display``: GPT-2 letters, or "hex" (printable
-characters as themselves, other bytes as <hex>), which reads better but is not always
-reversible (a text "<0A>" and a line break look alike).
+are written in the byte display the reader asks for (``style``): GPT-2 letters, or "hex"
+(printable characters as themselves, other bytes as <hex>), which reads better but is not
+always reversible (a text "<0A>" and a line break look alike).
 
 >>> from subtok_core.bytebpe.train import model_from_trace, trace_bytebpe
->>> trace = trace_bytebpe(["é é"], merges=1, byte_display="gpt2")
->>> step = trace_to_dict(trace)["steps"][0]
+>>> trace = trace_bytebpe(["é é"], merges=1)
+>>> step = trace_to_dict(trace, style="gpt2")["steps"][0]
 >>> step["pair"], step["new_symbol"]
 (['Ã', '©'], 'Ã©')
->>> trace = trace_bytebpe(["é é"], merges=1)
 >>> step = trace_to_dict(trace)["steps"][0]
 >>> step["pair"], step["new_symbol"], trace_to_dict(trace)["model"]["merges"]
 (['<C3>', '<A9>'], 'é', [['Ã', '©']])
@@ -28,7 +27,7 @@ from ..plain import FORMAT_VERSION, check_merges, csv_text, pairs, pieces, trace
 from ..records import Trace
 from .patterns import PATTERNS
 from .records import ByteBpeModel
-from .symbols import BASE_SYMBOLS, LETTER_BYTES, show
+from .symbols import BASE_SYMBOLS, LETTER_BYTES, STYLES, show
 from .train import model_from_trace
 
 
@@ -64,24 +63,34 @@ def start_to_dict(trace: Trace, style: str = "gpt2") -> dict[str, Any]:
     return {**out, **_snapshot(start, style)}
 
 
-def trace_to_dict(trace: Trace, full: bool = False) -> dict[str, Any]:
-    """``export.trace_to_dict`` with the steps in the trace's byte display."""
-    style = trace.param("byte_display", "gpt2")
-    return trace_fields(
+def check_display(style: str) -> str:
+    """`style` if it is a byte display (hex, gpt2), else a ValueError that names them."""
+    if style not in STYLES:
+        raise ValueError(f"Unknown byte display {style!r}; choose one of {', '.join(STYLES)}.")
+    return style
+
+
+def trace_to_dict(trace: Trace, full: bool = False, style: str = "hex") -> dict[str, Any]:
+    """``export.trace_to_dict`` with the steps in the byte display `style`, which the
+    parameters name (``byte_display``) so the file says how to read its bytes."""
+    check_display(style)
+    out = trace_fields(
         trace, full, lambda: start_to_dict(trace, style),
         lambda step: step_to_dict(step, full, style), model_to_dict(model_from_trace(trace)),
     )  # fmt: skip
+    out["params"]["byte_display"] = style
+    return out
 
 
-def trace_json(trace: Trace, full: bool = False) -> str:
+def trace_json(trace: Trace, full: bool = False, style: str = "hex") -> str:
     """trace_to_dict as indented JSON (what ``subtok train bytebpe --json`` prints)."""
-    return json.dumps(trace_to_dict(trace, full), ensure_ascii=False, indent=2)
+    return json.dumps(trace_to_dict(trace, full, style), ensure_ascii=False, indent=2)
 
 
-def steps_csv(trace: Trace) -> str:
-    """One row per merge in the trace's byte display; ``ties`` counts the other pairs
+def steps_csv(trace: Trace, style: str = "hex") -> str:
+    """One row per merge in the byte display `style`; ``ties`` counts the other pairs
     that had the same count."""
-    style = trace.param("byte_display", "gpt2")
+    check_display(style)
     rows = [
         [s.number, *(show(x, style) for x in (*s.pair, s.new_symbol)), s.count, len(s.tied_with)]
         for s in trace.steps

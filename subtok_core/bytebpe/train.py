@@ -37,7 +37,7 @@ from ..merging import collect_steps, merge_goal, snapshot_mode, stop_reason
 from ..records import Trace
 from .patterns import check_pattern, compiled
 from .records import ByteBpeModel
-from .symbols import BASE_SYMBOLS, STYLES, to_bytes, to_letters
+from .symbols import BASE_SYMBOLS, to_bytes, to_letters
 
 SNAPSHOT_MAX_CHUNKS = 400  # corpora with more distinct chunks get compact steps
 
@@ -89,11 +89,7 @@ class _ByteState(_State):
         return super().tie_order(pair)
 
 
-def _start(source: Source, pattern: str, ties: str, byte_display: str, snapshot):
-    if byte_display not in STYLES:
-        raise ValueError(
-            f"Unknown byte display {byte_display!r}; choose one of {', '.join(STYLES)}."
-        )
+def _start(source: Source, pattern: str, ties: str, snapshot):
     chunks = chunk_counts(source, pattern)
     return chunks, _ByteState(chunks, ties, snapshot_mode(chunks, snapshot, SNAPSHOT_MAX_CHUNKS))
 
@@ -104,12 +100,11 @@ def iter_bytebpe(
     vocab_size: int | None = None,
     pattern: str = "gpt2",
     ties: str = "first",
-    byte_display: str = "hex",
     snapshot: bool | None = None,
 ) -> Iterator:
     """Yield one BpeStep per merge (symbols in GPT-2 letters) until the number of merges
     or the vocab size (256 bytes included) is reached, or no pair is left."""
-    _, state = _start(source, pattern, ties, byte_display, snapshot)
+    _, state = _start(source, pattern, ties, snapshot)
     goal = merge_goal(len(state.vocab), merges, vocab_size, " (the 256 byte values)")
     yield from _steps(state, goal, merges is not None)
 
@@ -120,21 +115,20 @@ def trace_bytebpe(
     vocab_size: int | None = None,
     pattern: str = "gpt2",
     ties: str = "first",
-    byte_display: str = "hex",
     snapshot: bool | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Trace:
     """Run the merges to the end; keep the start (the chunks, their counts and bytes),
-    every step and why it stopped. ``byte_display`` ("hex" or "gpt2") is how tables and
-    downloads write the bytes; training does not read it."""
-    chunks, state = _start(source, pattern, ties, byte_display, snapshot)
+    every step and why it stopped. How its bytes are written (hex or GPT-2 letters) is the
+    reader's choice, not a training parameter (see io.py)."""
+    chunks, state = _start(source, pattern, ties, snapshot)
     start = state.start(chunks)
     goal = merge_goal(len(start.vocab), merges, vocab_size, " (the 256 byte values)")
     steps = collect_steps(_steps(state, goal, merges is not None), goal, progress)
     made = len(steps) if merges is not None else len(state.vocab) - len(start.vocab)
     truncated, reason = stop_reason(made, goal, merges, vocab_size, len(steps))
     params = (("pattern", pattern), ("ties", ties), ("merges", merges),
-              ("vocab_size", vocab_size), ("byte_display", byte_display))  # fmt: skip
+              ("vocab_size", vocab_size))  # fmt: skip
     return Trace("bytebpe", params, start, tuple(steps), truncated, reason, not state.snapshot)
 
 
