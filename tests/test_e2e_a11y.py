@@ -77,12 +77,9 @@ def test_no_serious_axe_violation_on_join_with_an_open_round(
 ):
     polls = rooms.RoomStore(poll_db_url)
     trace = bpe.trace_bpe(corpus.load("toy:low-lower"), merges=10, marker="eow")
-    code = polls.open_room(
-        "bpe", "bpe", "toy:low-lower", "/bpe", dict(trace.params),
-        zip(trace.start.words, trace.start.counts),
-    )  # fmt: skip
-    question = rooms.next_merge(trace, 2)
-    polls.open_round(code, 2, list(question.answers), list(question.tied))
+    code = polls.open_room("bpe", "bpe", "toy:low-lower", "print", "run", "/bpe", True)
+    polls.move(code, 2, rooms.step_view(trace, 2, True))  # the teacher's step, as the page does
+    polls.open_round(code, rooms.next_merge(trace, 2))
     context = browser.new_context(viewport=VIEWPORTS[viewport])
     try:
         page = context.new_page()
@@ -110,13 +107,13 @@ def test_no_serious_axe_violation_once_a_poll_is_revealed(browser: Browser, app_
         desk.get_by_role("button", name="Open a class poll").click()
         desk.get_by_role("button", name="Open a round on step 2").click()
         settle(desk)
-        code = desk.get_by_test_id("stMetricValue").first.inner_text().strip()
+        code = desk.locator(".poll-code b").inner_text().strip()
         page = phone.new_page()
         page.goto(f"{app_url}/join?room={code}")
         settle(page)
         page.get_by_label("or type another").fill("est </w>")
         page.get_by_role("button", name="Send my answer").click()
-        expect(desk.get_by_text("1 answer.")).to_be_visible(timeout=30_000)
+        expect(desk.get_by_text("1 student answered.")).to_be_visible(timeout=30_000)
         desk.get_by_role("button", name="Reveal").click()
         expect(desk.get_by_text("(est, </w>) occurs 9 times").first).to_be_visible(timeout=30_000)
         expect(page.get_by_text("You predicted it.")).to_be_visible(timeout=30_000)

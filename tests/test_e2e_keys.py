@@ -20,7 +20,8 @@ FOCUSED = """() => {
   if (el.closest('.st-key-step')) return 'slider';
   const box = el.closest('[class*="st-key-bpe_step_"]');
   if (box) return box.className.match(/st-key-bpe_step_(\\w+)/)[1];
-  if (el.closest('[data-testid=stPopover]')) return 'keys';
+  const pop = el.closest('[data-testid=stPopover]');  // Keys, not the Settings popover
+  if (pop && pop.innerText.includes('Keys')) return 'keys';
   return null;
 }"""
 
