@@ -14,7 +14,7 @@ import pytest
 import regex
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
-from subtok_core.check import check, exercises, read_merges
+from subtok_core.check import Setup, check, exercises, read_merges
 from subtok_core.check.formats import from_bytes_pairs
 from subtok_core.cli import main
 
@@ -344,3 +344,11 @@ def test_check_trainer_says_what_the_vocab_gets_wrong(tmp_path, monkeypatch, cap
 def test_check_trainer_refuses_a_bad_name(capsys):
     assert main(["check", "trainer", "no_such_module_here:f", "--corpus", "exercise:runs"]) == 2
     assert "error: Cannot import 'no_such_module_here'" in capsys.readouterr().err
+
+
+def test_a_list_longer_than_the_command_line_limit_is_refused_before_training():
+    from subtok_core import limits
+
+    top = int(limits.limit("merges", "cli"))
+    with pytest.raises(ValueError, match=f"Your list has {top + 1:,} merges; at most {top:,}"):
+        check(Setup(("aaa ab",)), [("a", "b")] * (top + 1))
