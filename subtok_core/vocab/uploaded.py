@@ -21,8 +21,7 @@ spells any of the three parts: three unknown tokens, so [UNK] itself is unreacha
 
 from __future__ import annotations
 
-import json
-
+from .. import userjson
 from .table import Table, as_text
 
 
@@ -33,7 +32,7 @@ def hf_table(text: str, name: str = "tokenizer.json") -> Table:
     from ..pretrained.hf import _has_byte_level, byte_table
 
     try:
-        doc = json.loads(text)
+        doc = userjson.loads(text)
         tok = Tokenizer.from_str(text)
     except Exception as err:  # json's ValueError, or the Rust loader's plain Exception
         why = str(err).splitlines()[0] if str(err) else type(err).__name__
