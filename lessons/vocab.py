@@ -13,6 +13,7 @@ from lessons import _vocab_card as cards
 from lessons import _vocab_chat as chat
 from lessons import _vocab_data as data
 from lessons import _widgets as w
+from lessons._escape import inline_code
 from lessons._inspect import card_link, visible
 from subtok_core import compare, limits
 from subtok_core.vocab.card import token_card
@@ -154,9 +155,8 @@ def found_links(table, tok: str, wanted: str, mine: Mine) -> None:
 
 
 def code(piece: str) -> str:
-    """A token as inline code in markdown, whitespace drawn, a backtick inside kept."""
-    shown = visible(piece)
-    return f"`` {shown} ``" if "`" in shown else f"`{shown}`"
+    """A token as inline code in markdown, whitespace drawn, any backticks inside kept."""
+    return inline_code(visible(piece))
 
 
 def counts_frame(reports: dict[str, Health]) -> pd.DataFrame:
