@@ -29,7 +29,7 @@ def verdict(name: str, text: str, settings: tuple, own: str = "") -> Verdict:
     else:
         lines = corpus_lines(name, bytelevel)
     setup = Setup(lines, bytelevel, marker, pattern, ties, specials)
-    return check(setup, read_merges(text, bytelevel))
+    return check(setup, read_merges(text, bytelevel), where="web")
 
 
 def pair_frame(d: Difference) -> pd.DataFrame:

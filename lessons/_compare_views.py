@@ -138,8 +138,9 @@ def _use_example() -> None:
         inspect.text_to_url(w.widget_key(PAGE, "encode"))
 
 
-def side_by_side(models: dict, labels: dict) -> None:
-    """The typed text through every tokenizer: tokens, their count, characters per token."""
+def side_by_side(models: dict, labels: dict, cards: tuple[dict | None, str]) -> None:
+    """The typed text through every tokenizer: tokens, their count, characters per token;
+    each token linked to its card on /vocab (`cards`: inspect.card_corpus)."""
     st.subheader("One text, every tokenizer")
     st.pills("examples", list(EXAMPLES), key=w.widget_key(PAGE, "example"), on_change=_use_example)
     typed = w.widget_key(PAGE, "encode")
@@ -169,7 +170,13 @@ def side_by_side(models: dict, labels: dict) -> None:
                 enc.spans,
                 whitespace,
                 spans_html(
-                    text, enc, odd[kind], parts, show_ids, whitespace, inspect.card_links(kind)
+                    text,
+                    enc,
+                    odd[kind],
+                    parts,
+                    show_ids,
+                    whitespace,
+                    inspect.card_links(kind, cards[0]),
                 ),
             ),  # fmt: skip
             unsafe_allow_html=True,
@@ -188,6 +195,8 @@ def side_by_side(models: dict, labels: dict) -> None:
         "Tekken keep the space inside the token (' world')."
     )
     st.caption(inspect.HOVER_NOTE + (" " + inspect.WHITESPACE_NOTE if whitespace else ""))
+    if cards[0] is None and any(kind in inspect.CARD_TRAINED for kind in models):
+        st.caption(inspect.no_card_note(cards[1]))
     if split:
         who = " and ".join(split)
         st.caption(PART_NOTE.format(who=who, s="" if len(split) > 1 else "s"))

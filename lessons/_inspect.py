@@ -116,16 +116,42 @@ def text_to_url(state_key: str) -> None:
         st.query_params.pop(TEXT_PARAM, None)
 
 
-def card_links(kind: str):
+def card_links(kind: str, trained_on: dict | None = None):
     """id -> the address of its card on /vocab, for a tokenizer /vocab knows (None for the
-    others: SaGe, an uploaded tokenizer.json). A tokenizer trained here takes the corpus
-    and size of the address along, so the card shows the same model."""
+    others: SaGe, an uploaded tokenizer.json). A tokenizer trained here links only with
+    `trained_on` (card_corpus: the corpus and size that make /vocab train the same model)."""
     if kind in CARD_TOKENIZERS:
         return lambda token_id: card_link(kind, token_id)
-    if kind in CARD_TRAINED:
-        extra = {k: st.query_params[k] for k in ("corpus", "size") if k in st.query_params}
-        return lambda token_id: card_link(kind, token_id, extra)
+    if kind in CARD_TRAINED and trained_on is not None:
+        return lambda token_id: card_link(kind, token_id, trained_on)
     return None
+
+
+def card_corpus(name: str, size: int, corpus_print: str) -> tuple[dict | None, str]:
+    """What the card links of the tokenizers trained here on corpus `name` (fingerprint
+    `corpus_print`) carry: {corpus, size} when /vocab, opened by that address, trains on
+    the same words (the named corpus unedited, split at spaces only), so an id is the
+    same token there; else None, and why not in words."""
+    from lessons import _corpus as c
+
+    if name == c.TEXT:
+        return None, "your own text, which no address carries"
+    if name == c.UPLOAD:
+        return None, "an uploaded file, which no address carries"
+    plain = c.sample_print(name, False) if c.is_sample(name) else c.fingerprint(c.cached_load(name))
+    if corpus_print != plain:
+        why = "with punctuation split off" if c.is_sample(name) else "as you edited its table"
+        return None, f"{name} {why}, which the address does not carry"
+    return {"corpus": name, "size": size}, ""
+
+
+def no_card_note(why: str) -> str:
+    """The caption under a side-by-side view whose trained tokenizers link to no card."""
+    return (
+        f"The tokens of the tokenizers trained here link to no card: the vocabulary page "
+        f"trains on the corpus named in its address, and this one is {why}; there the same "
+        "id would be another token."
+    )
 
 
 def row_class(kind: str) -> str:

@@ -8,6 +8,7 @@ import html
 import pandas as pd
 import streamlit as st
 
+from lessons._escape import inline_code
 from lessons._inspect import visible
 from subtok_core.bytebpe.symbols import show
 from subtok_core.vocab.card import Card
@@ -79,11 +80,7 @@ def show_card(card: Card, trained: bool) -> None:
     """Draw one card: the facts, the category's sentence, what its text alone gives, the
     merge tree and, for a tokenizer trained here, the words that use it."""
     with st.container(border=True, key="vocab_card"):
-        shown = visible(card.piece)
-        st.markdown(
-            f"#### {card.label}, id {card.id}: "
-            + (f"`` {shown} ``" if "`" in shown else f"`{shown}`")
-        )
+        st.markdown(f"#### {card.label}, id {card.id}: {inline_code(visible(card.piece))}")
         left, right = st.columns([1, 1])
         left.table(facts_frame(card), hide_index=True)
         with right:

@@ -5,6 +5,7 @@ here)."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable
 
@@ -13,9 +14,11 @@ import streamlit as st
 from lessons import _widgets as w
 from subtok_core import compare, parallel
 from subtok_core.pretrained import LABELS as PRETRAINED_LABELS
+from subtok_core.store import Lease
 from subtok_core.vocab.health import Health, health
 from subtok_core.vocab.table import Table, pretrained_table
 from subtok_core.vocab.trained import trained_table, usage
+from subtok_core.vocab.uploaded import as_named
 
 PRETRAINED = ("cl100k_base", "mistral-v1", "mistral-v3", "tekken")
 SIDE_BY_SIDE = ("cl100k_base", "mistral-v1", "tekken")  # the issue's three real ones
@@ -51,16 +54,19 @@ def _kept() -> dict:
 
 def _once(key, text: str, compute: Callable[[Callable[[int, int], None]], object]):
     """The value under `key`, computed once per server with a progress bar (no bar when
-    another session has computed it; a session arriving meanwhile waits for it)."""
+    another session has computed it; a session arriving meanwhile waits for it). The
+    value is read once and returned as read: another session may drop the key meanwhile."""
     kept = _kept()
-    if key not in kept:
+    value = kept.get(key)
+    if value is None:
         with _LOCK:
-            if key not in kept:
-                kept[key] = _with_bar(text, compute)
+            value = kept.get(key)
+            if value is None:
+                value = kept[key] = _with_bar(text, compute)
                 trained = [k for k in kept if k[0] == "trained"]
                 for old in trained[:-KEPT_TRAINED]:
                     kept.pop(old, None)
-    return kept[key]
+    return value
 
 
 def pretrained_health(name: str) -> Health:
@@ -81,12 +87,27 @@ def trained_health(model, model_print: str, wc) -> tuple[Health, dict]:
     return _once(("trained", model_print), text, compute)
 
 
-def uploaded_health(text: str, name: str, digest: str) -> Health:
-    """The health of an uploaded tokenizer.json, once per server and file (`digest`)."""
+def uploaded_lease(text: str, name: str, digest: str) -> Lease:
+    """A lease on the health of an uploaded tokenizer.json, computed once per server and
+    file content (`digest`, its SHA-256) in the server-wide store, counted against its
+    budget as Compare counts an upload (hf.MEMORY_PER_BYTE per byte of the file): it stays
+    while a session holds the lease and can go once every such session has ended. The
+    health kept reads its file's name from whoever uploaded it first: see named()."""
+    from subtok_core.pretrained import hf
     from subtok_core.vocab.uploaded import hf_table
 
-    label_ = f"Sorting the tokens of {name} into categories ..."
-    return _once(("uploaded", digest), label_, lambda report: health(hf_table(text, name), report))
+    said = f"Sorting the tokens of {name} into categories ..."
+
+    def compute(_report) -> Health:
+        return _with_bar(said, lambda report: health(hf_table(text, name), report))
+
+    size = hf.MEMORY_PER_BYTE * len(text.encode("utf-8"))
+    return w.trace_store().lease(("vocab health", digest), compute, size=size)
+
+
+def named(report: Health, name: str) -> Health:
+    """An uploaded file's health under this session's name for the file."""
+    return dataclasses.replace(report, table=as_named(report.table, name))
 
 
 def models(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, str]]:

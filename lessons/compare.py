@@ -13,6 +13,7 @@ import streamlit as st
 from lessons import _cached as cached
 from lessons import _compare_paper as paper
 from lessons import _compare_views as views
+from lessons import _inspect as inspect
 from lessons import _widgets as w
 from subtok_core import compare, corpus, limits, parallel, registry
 from subtok_core import measure as metrics
@@ -488,7 +489,7 @@ labels = {kind: label(kind) for kind in models}
 # every tokenizer this session can show, in a fixed order: each keeps its color on every chart
 names = list(dict.fromkeys(label(k) for k in (*compare.KINDS, "sage", *known_kinds())))
 pretrained_note(models)
-views.side_by_side(models, labels)
+views.side_by_side(models, labels, inspect.card_corpus(name, size, corpus_print))
 views.export_panel(models, prints, labels)
 st.divider()
 views.languages_view(models, prints, labels, names)

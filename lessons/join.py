@@ -39,11 +39,20 @@ def enter(code: str, student: str) -> rooms.Room:
     """The room of the address's code: a code new to this session counts as a try
     (rooms.RoomStore.try_code: a few a minute); the joined one is only read again."""
     polls = rooms.store()
-    if st.session_state.get(JOINED) == code:
-        return polls.join(code)
+    joined = st.session_state.get(JOINED)
+    if joined is not None and joined == _normal_or_none(code):
+        return polls.join(joined)
     room = polls.try_code(code, student)
     st.session_state[JOINED] = room.code
     return room
+
+
+def _normal_or_none(code: str) -> str | None:
+    """The stored form of an address's code, or None for a code that is none."""
+    try:
+        return rooms.normal_code(code)
+    except ValueError:
+        return None
 
 
 @st.fragment(run_every=WATCH_EVERY)

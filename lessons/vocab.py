@@ -13,6 +13,7 @@ from lessons import _vocab_card as cards
 from lessons import _vocab_chat as chat
 from lessons import _vocab_data as data
 from lessons import _widgets as w
+from lessons._escape import inline_code
 from lessons._inspect import card_link, visible
 from subtok_core import compare, limits
 from subtok_core.vocab.card import token_card
@@ -41,27 +42,32 @@ def settings():
     return name, size, kinds
 
 
-UPLOADED = w.widget_key(PAGE, "hf")  # this session's tokenizer.json: name, text, digest
+UPLOADED = w.widget_key(PAGE, "hf")  # this session's tokenizer.json: name, digest, lease
 
 
 def upload_tokenizer() -> None:
-    """A tokenizer.json of the student's, added to the tokenizers of this session."""
+    """A tokenizer.json of the student's, added to the tokenizers of this session: its
+    health is kept in the server-wide store, held by this session's lease (released when
+    another file replaces it or the session ends)."""
     upload = st.file_uploader("tokenizer.json", type=["json"], key=w.widget_key(PAGE, "hf_file"))
     if upload is None:
         return
-    digest = hashlib.sha256(upload.getvalue()).hexdigest()[:16]
-    if st.session_state.get(UPLOADED, {}).get("digest") == digest:
+    digest = hashlib.sha256(upload.getvalue()).hexdigest()
+    name = f"hf:{upload.name}"
+    mine = st.session_state.get(UPLOADED, {})
+    if (mine.get("digest"), mine.get("name")) == (digest, name):
         return
     text = w.read_upload(upload)
     if text is None:
         return
     try:
-        data.uploaded_health(text, upload.name, digest)
+        lease = data.uploaded_lease(text, upload.name, digest)
     except ValueError as err:
         st.error(str(err))
         return
-    name = f"hf:{upload.name}"
-    st.session_state[UPLOADED] = {"name": name, "text": text, "digest": digest}
+    if "lease" in mine:
+        mine["lease"].release()
+    st.session_state[UPLOADED] = {"name": name, "digest": digest, "lease": lease}
     st.success(f"{upload.name} can now be chosen as {name}.")
 
 
@@ -96,7 +102,7 @@ class Mine:
         if mine is None:
             return {}
         name = mine["name"]
-        return {name: data.uploaded_health(mine["text"], name[3:], mine["digest"])}
+        return {name: data.named(mine["lease"].value, name[3:])}
 
     def link(self, tok: str, token_id: int) -> str:
         trained = tok in data.TRAINED
@@ -149,9 +155,8 @@ def found_links(table, tok: str, wanted: str, mine: Mine) -> None:
 
 
 def code(piece: str) -> str:
-    """A token as inline code in markdown, whitespace drawn, a backtick inside kept."""
-    shown = visible(piece)
-    return f"`` {shown} ``" if "`" in shown else f"`{shown}`"
+    """A token as inline code in markdown, whitespace drawn, any backticks inside kept."""
+    return inline_code(visible(piece))
 
 
 def counts_frame(reports: dict[str, Health]) -> pd.DataFrame:

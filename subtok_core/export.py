@@ -23,7 +23,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from . import registry
+from . import registry, userjson
 from .plain import FORMAT_VERSION, trace_fields
 from .records import Trace
 
@@ -132,9 +132,9 @@ def load_model(path: str | Path):
     except (OSError, UnicodeDecodeError):
         raise ValueError(f"{name!r} cannot be read as a text file, so it is no model.") from None
     try:
-        data = json.loads(text)
-    except RecursionError:
-        raise ValueError(f"{name!r} is not a model file: its JSON is nested too deeply.") from None
+        data = userjson.loads(text)
     except json.JSONDecodeError:
         raise ValueError(f"{name!r} is not a model file: its content is not JSON.") from None
+    except ValueError as err:  # nested too deeply
+        raise ValueError(f"{name!r} is not a model file: {err}.") from None
     return model_from_dict(data, name)

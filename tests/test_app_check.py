@@ -106,3 +106,18 @@ def paste_at(at, index: int, text: str):
     at.text_area[index].set_value(text).run()
     assert not at.exception, at.exception
     return at
+
+
+def test_a_list_longer_than_the_web_limit_is_refused_before_training():
+    import time
+
+    from subtok_core import limits
+
+    top = int(limits.limit("merges", "web"))
+    at = open_page("lessons/check.py", data="exercise:runs")
+    started = time.perf_counter()
+    at = paste(at, "a b\n" * (top + 1))
+    assert time.perf_counter() - started < 10  # refused, not trained
+    said = " ".join(e.value for e in at.error)
+    assert f"{top + 1:,} merges" in said and f"at most {top:,}" in said
+    assert any("Exercise corpora" in s.value for s in at.subheader)  # the page goes on

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lessons._escape import as_text
+from lessons._escape import as_text, inline_code
 from tests.apptools import broken, open_page
 from tests.test_app_compare_upload import GOOD, compare_page, upload
 
@@ -88,3 +88,29 @@ def test_the_bpe_dropout_panel_escapes_the_typed_word():
     before = escaped_tags(at)
     boxes[0].set_value(HOSTILE).run()
     assert_escaped(at, before)
+
+
+def closed_code_span(markdown: str) -> str:
+    """The text of the code span that opens `markdown`, read by CommonMark's rule (6.1): it
+    ends at the first run of exactly as many backticks as opened it; one space is taken off
+    each end when both ends are spaces. The span must take all of `markdown`."""
+    opening = len(markdown) - len(markdown.lstrip("`"))
+    at = opening
+    while True:
+        start = markdown.index("`", at)
+        end = start
+        while end < len(markdown) and markdown[end] == "`":
+            end += 1
+        if end - start == opening:
+            break
+        at = end
+    assert end == len(markdown), f"the span closes early: {markdown!r}"
+    inside = markdown[opening:start]
+    if inside.startswith(" ") and inside.endswith(" ") and inside.strip(" "):
+        inside = inside[1:-1]
+    return inside
+
+
+@pytest.mark.parametrize("piece", ["ab", "a`b", "``x", "x``", "a```b`c", "`", "```"])
+def test_a_token_with_any_backticks_is_one_code_span_of_itself(piece):
+    assert closed_code_span(inline_code(piece)) == piece

@@ -46,3 +46,37 @@ def test_a_token_its_characters_and_its_card_share_one_class():
         assert f".t{n}:hover) .t{n}" in line  # the hover rule lighting chip and text
     # the text line: 'ag' of bag is covered by token 3 only
     assert '<span class="t3">ag</span>' in line
+
+
+def test_a_model_trained_on_your_own_text_links_to_no_card_and_says_why():
+    """/vocab trains on the corpus its address names: a model of the student's own text
+    (not in any address) would be another model there, its ids other tokens."""
+    query = {**QUERY, "corpus": "text:your own", "size": "30"}
+    at = open_page("lessons/compare.py", text="cats bag", **query)
+    assert 'href="vocab?tok=bpe' not in line_of(at, "BPE")
+    assert 'href="vocab?tok=cl100k_base' in line_of(at, "cl100k_base (GPT-4)")
+    said = " ".join(c.value for c in at.caption)
+    assert "no card" in said and "your own text" in said
+
+
+def test_a_model_of_an_unedited_corpus_links_with_its_corpus_and_size():
+    at = open_page("lessons/compare.py", text="cats bag", **QUERY)
+    assert 'href="vocab?tok=bpe&amp;id=' in line_of(at, "BPE")
+    assert "corpus=toy%3Acat-bat&amp;size=12" in line_of(at, "BPE")
+
+
+def test_a_sample_with_punctuation_split_or_an_edited_toy_links_to_no_card():
+    from lessons import _inspect as inspect
+    from lessons._store import fingerprint
+
+    split = fingerprint(corpus.load("sample:lee", True))
+    assert inspect.card_corpus("sample:lee", 500, split) == (
+        None, "sample:lee with punctuation split off, which the address does not carry"
+    )  # fmt: skip
+    plain = fingerprint(corpus.load("sample:lee"))
+    assert inspect.card_corpus("sample:lee", 500, plain) == (
+        {"corpus": "sample:lee", "size": 500},
+        "",
+    )
+    edited = fingerprint(corpus.from_pairs([("cat", "5"), ("bat", "2")], "toy:cat-bat"))
+    assert inspect.card_corpus("toy:cat-bat", 12, edited)[0] is None

@@ -246,3 +246,14 @@ def test_room_codes_tried_too_often_are_refused_on_the_join_page():
         at.text_input(key="join_code").input("KKKK")
         at.button(key="join_go").click().run()
     assert any("Too many room-code tries from this browser: wait" in e for e in texts(at.error))
+
+
+def test_a_room_code_in_lowercase_in_the_address_is_tried_once_not_at_every_rerun():
+    teach = teacher()
+    code = open_room_and_round(teach)
+    typed = code.lower()[:2] + "-" + code.lower()[2:]  # as a student may type it
+    pupil = student(typed)
+    for _ in range(12):  # the fragment reruns the page every 0.75 s
+        pupil.run()
+    assert not any("Too many" in e for e in texts(pupil.error)), texts(pupil.error)
+    assert f"Room {code}" in " ".join(texts(pupil.caption))

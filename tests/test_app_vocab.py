@@ -98,18 +98,58 @@ def test_two_sessions_each_see_their_own_trained_health():
         assert int(row["unused"]) == unused_by_recount(name, 14)
 
 
-def test_an_uploaded_tokenizer_json_gets_cards_and_health(tmp_path):
-    """A WordLevel tokenizer.json of three tokens: hi and yo encode to themselves; the text
-    '[UNK]' is cut at its brackets by the Whitespace pre-tokenizer into three unknowns."""
+def tiny_tokenizer_json() -> bytes:
+    """A WordLevel tokenizer.json of three tokens, split at whitespace."""
     from tokenizers import Tokenizer, models, pre_tokenizers
 
     raw = Tokenizer(models.WordLevel({"[UNK]": 0, "hi": 1, "yo": 2}, unk_token="[UNK]"))
     raw.pre_tokenizer = pre_tokenizers.Whitespace()
-    at = open_page(PAGE, **TOY)
-    at.session_state["vocab_hf"] = {"name": "hf:tiny.json", "text": raw.to_str(), "digest": "t"}
-    at.run()
+    return raw.to_str().encode()
+
+
+def upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    at.file_uploader(key="vocab_hf_file").set_value((name, data, "application/json")).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_an_uploaded_tokenizer_json_gets_cards_and_health():
+    """hi and yo encode to themselves; the text '[UNK]' is cut at its brackets by the
+    Whitespace pre-tokenizer into three unknowns, so [UNK] is unreachable."""
+    at = upload(open_page(PAGE, **TOY), "tiny.json", tiny_tokenizer_json())
     row = health_row(at, "hf:tiny.json")
     assert (row["tokens"], row["ok"], row["unreachable"], row["unused"]) == (3, 2, 1, "—")
     at.selectbox(key="tok").set_value("hf:tiny.json").run()
     at.number_input(key="id").set_value(1).run()
     assert "tiny.json (tokenizers), id 1" in text_of(at)
+
+
+def test_two_sessions_uploading_one_file_under_two_names_each_see_their_own_name():
+    content = tiny_tokenizer_json()
+    first = upload(open_page(PAGE, **TOY), "first.json", content)
+    second = upload(open_page(PAGE, **TOY), "second.json", content)
+    for at, name in ((first, "first.json"), (second, "second.json")):
+        at.selectbox(key="tok").set_value(f"hf:{name}").run()
+        at.number_input(key="id").set_value(2).run()
+        assert f"{name} (tokenizers), id 2" in text_of(at)
+        other = "second.json" if name == "first.json" else "first.json"
+        assert other not in text_of(at)
+        assert health_row(at, f"hf:{name}")["tokens"] == 3
+
+
+def test_uploads_are_held_by_leases_in_the_store_and_go_with_their_sessions():
+    import gc
+    import hashlib
+
+    from lessons._store import trace_store
+    from lessons._vocab_data import _kept
+
+    store = trace_store()
+    content = tiny_tokenizer_json()
+    key = ("vocab health", hashlib.sha256(content).hexdigest())
+    sessions = [upload(open_page(PAGE, **TOY), f"t{k}.json", content) for k in range(2)]
+    assert key in store.runs and store.pins[key] == 2  # one copy, counted in the budget
+    assert not [k for k in _kept() if k[0] == "uploaded"]  # nothing kept beside the store
+    sessions.clear()  # every tab closed: their session state goes, and the leases with it
+    gc.collect()
+    assert key not in store.pins

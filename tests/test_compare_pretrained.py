@@ -8,10 +8,13 @@ conftest.py), from sentencepiece directly, or from hand counts written here.
 
 from __future__ import annotations
 
+import html
+
 import pytest
 import sentencepiece as spm
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
+from lessons._escape import as_text
 from subtok_core import compare, corpus, languages, registry
 from subtok_core.measure import token_lengths
 from subtok_core.measure.tokenized import length, tokenize_with
@@ -127,9 +130,9 @@ def test_the_sentences_cover_six_languages_with_the_same_count():
 
 
 def token_lines(at) -> dict[str, str]:
-    """Tokenizer label -> the HTML of its line of tokens."""
+    """Tokenizer label -> the HTML of its line of tokens (the label escaped in it)."""
     return {
-        md.value.split("**")[1]: md.value
+        html.unescape(md.value.split("**")[1]): md.value
         for md in at.markdown
         if md.value.startswith("**") and " tokens" in md.value.split("\n")[0]
     }
@@ -146,7 +149,9 @@ def test_trained_and_pretrained_side_by_side(tiktoken_cl100k):
     assert not at.exception
     lines = token_lines(at)
     expected = len(tiktoken_cl100k.encode_ordinary(EMOJI_CJK))
-    assert lines["cl100k_base (GPT-4)"].startswith(f"**cl100k_base (GPT-4)**: {expected} tokens")
+    assert lines["cl100k_base (GPT-4)"].startswith(
+        f"**{as_text('cl100k_base (GPT-4)')}**: {expected} tokens"
+    )
     assert 'class="tok part"' in lines["cl100k_base (GPT-4)"]
     assert "&lt;F0 9F" in lines["cl100k_base (GPT-4)"] or "&lt;E" in lines["cl100k_base (GPT-4)"]
     assert any("part of a character" in c.value for c in at.caption)
@@ -182,7 +187,7 @@ def test_an_uploaded_tokenizer_json_joins_the_choices(tmp_path):
     typed = at.text_area(key="compare_encode").value
     expected = tok.encode(typed).tokens
     assert lines["mine.json (tokenizers)"].startswith(
-        f"**mine.json (tokenizers)**: {len(expected)} tokens"
+        f"**{as_text('mine.json (tokenizers)')}**: {len(expected)} tokens"
     )
 
 

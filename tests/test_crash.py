@@ -64,3 +64,20 @@ def test_segmenting_with_the_file_is_a_sentence_too():
     tok = hf.from_str(NO_UNK.decode(), "nounk.json")
     with pytest.raises(ValueError, match="failed while encoding with 'nounk.json'"):
         tok.word_segmenter()("low")
+
+
+def test_an_uploaded_tables_later_calls_into_tokenizers_fail_with_a_sentence():
+    """/vocab's table of an upload encodes each token's text alone, later: a WordLevel file
+    whose unknown token is not in its vocab fails on 'hi yo' (its 'yo' is unknown)."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    from subtok_core.vocab.uploaded import hf_table
+
+    raw = Tokenizer(models.WordLevel({"hi yo": 0, "hi": 1}, unk_token="[UNK]"))
+    raw.pre_tokenizer = pre_tokenizers.Whitespace()
+    table = hf_table(raw.to_str(), "odd.json")
+    assert table.alone(1) == (1,)
+    with pytest.raises(
+        ValueError, match="The tokenizers library failed while encoding with 'odd.json'"
+    ):
+        table.alone(0)

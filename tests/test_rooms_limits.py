@@ -71,6 +71,22 @@ def test_wrong_codes_from_many_browsers_are_bounded_per_server(polls):  # noqa: 
         polls.try_code("KKKK", "one more browser")
 
 
+def test_a_right_code_is_accepted_even_when_the_server_has_seen_too_many_wrong_ones(polls):  # noqa: F811
+    code = open_room(polls)
+    wrong = "KKKK" if code != "KKKK" else "KKKM"
+    paused = []
+    polls.pause = paused.append  # the seconds a wrong try is held, not slept in a test
+    for k in range(polls.limits.wrong_codes.count):  # a sweep from many browsers
+        with pytest.raises(ValueError, match="There is no room"):
+            polls.try_code(wrong, f"sweeper{k}")
+    assert paused == []  # under the cap nobody waits
+    assert polls.try_code(code, "student").code == code
+    assert polls.try_code(code.lower(), "another student").code == code
+    with pytest.raises(ValueError, match="Too many wrong room codes on this server"):
+        polls.try_code(wrong, "one more sweeper")
+    assert paused == [polls.WRONG_PAUSE]  # a wrong try over the cap is slowed
+
+
 def test_rooms_opened_too_often_are_refused(polls, clock, caplog):  # noqa: F811
     def make(who):
         return polls.open_room("bpe", "bpe", "toy", "p", "r", "/bpe", True, connection=who)

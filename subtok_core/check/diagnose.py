@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
+from .. import limits
 from ..explain import TIE_REASONS, pair_text, times
 from ..merging import TIE_RULES
 from . import recount
@@ -79,11 +80,16 @@ class Verdict:
 
 
 def check(
-    setup: Setup, merges: list[Pair], progress: Callable[[str], None] | None = None
+    setup: Setup,
+    merges: list[Pair],
+    progress: Callable[[str], None] | None = None,
+    where: str = "cli",
 ) -> Verdict:
-    """The verdict on a student's merges against the reference run on `setup`."""
+    """The verdict on a student's merges against the reference run on `setup`; a list
+    longer than the merges limit of `where` ("web" or "cli") is refused before training."""
     if not merges:
         raise ValueError("The merges file holds no merge: give one merge per line, like 'a b'.")
+    refuse_long(len(merges), where)
     say = progress or (lambda _text: None)
     say(f"Training the reference: {len(merges)} merges, tie rule '{setup.ties}'.")
     expected = reference_merges(setup, len(merges))
@@ -94,6 +100,18 @@ def check(
     rule = better_rule(setup, merges, k, expected)
     say(f"Counting the pairs again as they stand after merge {k}.")
     return Verdict(False, len(merges), diagnose(setup, merges, k, expected, rule), setup.ties)
+
+
+def refuse_long(n: int, where: str) -> None:
+    """A sentence for a list of more merges than `where` trains (the reference is trained
+    for as many merges, up to three times over)."""
+    top = int(limits.limit("merges", where))
+    if n > top:
+        other = " or use the command line (subtok check merges)" if where == "web" else ""
+        raise ValueError(
+            f"Your list has {n:,} merges; at most {top:,} are checked here "
+            f"({limits.LIMITS['merges'].why}): check its first {top:,}{other}."
+        )
 
 
 def agreed(merges: list[Pair], expected: list[Pair]) -> int:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 
+from .. import userjson
 from ..bytebpe.symbols import to_bytes, to_letters
 
 FORMATS = (
@@ -61,11 +62,13 @@ def _text_merges(text: str) -> list[Pair]:
 
 def _json_merges(text: str, bytelevel: bool) -> list[Pair]:
     try:
-        data = json.loads(text)
+        data = userjson.loads(text)
     except json.JSONDecodeError as err:
         raise ValueError(
             f"The merges file looks like JSON but cannot be read (line {err.lineno}: {err.msg})."
         ) from None
+    except ValueError as err:  # nested too deeply
+        raise ValueError(f"The merges file looks like JSON but cannot be read: {err}.") from None
     if isinstance(data, dict) and isinstance(data.get("model"), dict):  # tokenizer.json
         model = data["model"]
         if model.get("type") != "BPE":

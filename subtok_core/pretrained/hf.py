@@ -17,11 +17,11 @@ in angle brackets for part of a character (see base.display).
 from __future__ import annotations
 
 import functools
-import json
 import stat
 from pathlib import Path
 from typing import Any
 
+from .. import userjson
 from ..markers import vocab_style
 from ..records import Encoded, Span
 from .base import Pretrained, as_word_start, display
@@ -82,7 +82,7 @@ def from_str(text: str, name: str = "tokenizer.json", origin: str = "") -> Pretr
         return ValueError(f"{name!r} is not a Hugging Face tokenizer.json: {why}.")
 
     try:
-        data = json.loads(text)
+        data = userjson.loads(text)
     except ValueError as err:
         raise refused(err) from None
     with library_call("tokenizers", f"reading {name!r}"):
