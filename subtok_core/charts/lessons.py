@@ -282,9 +282,10 @@ def removal_chart(df: pd.DataFrame, top: int = 20) -> alt.LayerChart:
         text=alt.Text("increase:Q", format="+.3f")
     )
     pruned = shown[shown["status"] == "pruned"]
+    said = ", ".join(f"{r.piece} +{r.increase:.3f}" for r in pruned.itertuples())
     description = (
-        f"Loss increase if removed, for {len(shown)} pieces; pruned: "
-        + ", ".join(f"{r.piece} +{r.increase:.3f}" for r in pruned.itertuples())
+        f"Loss increase if removed, for {len(shown)} pieces"
+        + (f"; pruned: {said}" if said else "")
         + f"; the largest increase shown: +{widest:.3f}."
     )
     layers = alt.layer(bars, dots, values).properties(height=alt.Step(30))

@@ -19,7 +19,9 @@ import pandas as pd
 
 def described(chart, title: str, description: str):
     """The chart with its title and its description (a sentence with its numbers)."""
-    return chart.properties(title=title, description=description)
+    # a title of its own line: 12 px above it, or the top of its letters is cut where the
+    # page sets a block close above the chart (screenshots of /sage and /compare)
+    return chart.properties(title=title, description=description, padding={"top": 12})
 
 
 def _number(value: float, fmt: str = "") -> str:
@@ -86,7 +88,9 @@ def most_common(df: pd.DataFrame, x: str, y: str, unit: str) -> str:
 
     def say(group: pd.DataFrame) -> str:
         row = group.loc[group[y].idxmax()]
-        return f"{row[x]} {unit} most often ({row[y]:.0%})"
+        return (
+            f"{unit} = {row[x]} most often ({row[y]:.0%})"  # "characters = 1", not "1 characters"
+        )
 
     return _each(df, say) + "."
 
@@ -140,7 +144,13 @@ def premium(df: pd.DataFrame) -> str:
 
 
 def alignment(table: pd.DataFrame) -> str:
-    return _each(table, lambda g: f"F1 {g['F1'].iloc[0]:.2f}") + "."
+    """Each tokenizer's F1, or that it cut no gold word (F1 undefined: no cut to score)."""
+
+    def say(group: pd.DataFrame) -> str:
+        f1 = group["F1"].iloc[0]
+        return "no gold word scored" if pd.isna(f1) else f"F1 {f1:.2f}"
+
+    return _each(table, say) + "."
 
 
 def answers(df: pd.DataFrame, right: str) -> str:
