@@ -14,7 +14,7 @@ from lessons import _widgets as w
 from lessons._escape import as_text
 from subtok_core import compare, languages, palette
 from subtok_core.charts import languages as viz_languages
-from subtok_core.pretrained import Pretrained
+from subtok_core.tokenizer import tokenizer
 
 PAGE = "compare"
 DEFAULT_TEXT = "Tokenizers disagree most about rare words such as unbelievably or tokenization."
@@ -277,7 +277,7 @@ def export_panel(models: dict, prints: dict, labels: dict) -> None:
     """Each tokenizer trained here as a Hugging Face tokenizer.json, to load elsewhere."""
     from lessons import _export  # the exporter loads only on pages that export
 
-    trained = [k for k, m in models.items() if not isinstance(m, Pretrained)]
+    trained = [k for k, m in models.items() if tokenizer(m).trained]
     if not trained:
         return
     with st.expander("Take a tokenizer trained here with you: Hugging Face tokenizer.json"):

@@ -19,6 +19,7 @@ from subtok_core import compare, corpus, limits, parallel, registry
 from subtok_core import measure as metrics
 from subtok_core.charts import compare as viz_compare
 from subtok_core.pretrained import Pretrained, hf
+from subtok_core.tokenizer import tokenizer
 
 SAME = "the training corpus"
 WINDOW = 5  # neighbours within 5 tokens on each side, as the SaGe paper
@@ -205,7 +206,7 @@ def tokenized(models: dict, keys: dict, lines) -> dict[str, metrics.Tokenized]:
     quick, and it does not travel by pickle)."""
 
     def job(kind: str, model):
-        if isinstance(model, Pretrained):
+        if not tokenizer(model).trained:
             return lambda report: metrics.tokenize_with(model, list(lines), kind)
         return lambda report: parallel.run(compare.encode_corpus, model, lines, kind, report=report)
 
@@ -385,7 +386,7 @@ def pair_panel(models: dict, toks: dict, keys: dict, names: list[str]) -> None:
         hide_index=True,
         column_config={share: st.column_config.NumberColumn(format="percent")},
     )
-    used = [label(k) for k in (first, other) if isinstance(models[k], Pretrained)]
+    used = [label(k) for k in (first, other) if not tokenizer(models[k]).trained]
     st.caption(
         "The share of word-initial tokens in each part: the SaGe paper finds 83 % "
         "among SaGe-only tokens against 22 % among BPE-only ones."
@@ -416,7 +417,7 @@ def marker_note(name: str, size: int, kinds) -> None:
 
 def pretrained_note(models: dict) -> None:
     """Where each pretrained tokenizer comes from, and how the measures read it."""
-    real = {k: m for k, m in models.items() if isinstance(m, Pretrained)}
+    real = {k: m for k, m in models.items() if not tokenizer(m).trained}
     if not real:
         return
     st.caption(

@@ -26,8 +26,8 @@ from . import registry
 from .corpus import WordCounts
 from .measure.tokenized import BYTES_SHOWN, Tokenized, tokenize_with
 from .pretrained import LABELS as PRETRAINED_LABELS
-from .pretrained import Pretrained
-from .records import UNK, Encoded, Progress
+from .records import Encoded, Progress
+from .tokenizer import tokenizer, unknown_id  # noqa: F401  (compare.unknown_id)
 
 KINDS = tuple(name for name, algo in registry.ALGORITHMS.items() if algo.for_compare)
 PRETRAINED = tuple(registry.PRETRAINED)
@@ -132,22 +132,7 @@ def encode_corpus(model, lines, name: str, report: Progress = None) -> Tokenized
 
 def encode(model, text: str) -> Encoded:
     """`text` encoded by any trained model or pretrained tokenizer, with token ids."""
-    if isinstance(model, Pretrained):
-        return model.encode(text)
-    spans = registry.of_model(model).segment(model, text).tokens
-    index = {piece: i for i, piece in enumerate(model.vocab)}
-    unknown = unknown_id(model.vocab)
-    return Encoded(tuple(spans), tuple(index.get(s.text, unknown) for s in spans))
-
-
-def unknown_id(vocab: tuple[str, ...]) -> int:
-    """The id of the unknown token [UNK]: its place in the vocabulary if it is a piece,
-    else the id right after the last piece, which the exported tokenizer.json gives it.
-
-    >>> unknown_id(("a", "b", "ab")), unknown_id(("[UNK]", "a"))
-    (3, 0)
-    """
-    return vocab.index(UNK) if UNK in vocab else len(vocab)
+    return tokenizer(model).encode(text)
 
 
 def byte_pieces(encoded: Encoded, text: str) -> set[int]:
@@ -173,9 +158,7 @@ def vocabulary(model, t: Tokenized) -> tuple[str, ...]:
     """The vocabulary the vocabulary measures read: a trained model's whole vocabulary; of
     a pretrained tokenizer (100,000 entries made on other text) the pieces it used on the
     corpus `t`, since most of the rest never occurs there."""
-    if isinstance(model, Pretrained):
-        return t.pieces
-    return tuple(model.vocab)
+    return tokenizer(model).vocabulary(t.pieces)
 
 
 def unshared(encoded: Mapping[str, Encoded]) -> dict[str, set[tuple[int, int]]]:

@@ -28,7 +28,7 @@ STYLE_TEXT = {
 }
 
 __all__ = ["EOW", "PREFIX", "SOW", "STYLES", "STYLE_TEXT", "bare", "check_style", "continues",
-           "vocab_style", "word_initial"]  # fmt: skip
+           "model_style", "vocab_style", "word_initial"]  # fmt: skip
 
 
 def vocab_style(vocab: Sequence[str]) -> str:
@@ -80,3 +80,14 @@ def word_initial(piece: str, style: str) -> bool | None:
     if style == "wordpiece":
         return not continues(piece)
     return None
+
+
+def model_style(model) -> str:
+    """The marker style of a trained model: its ``marker`` (BPE: none/eow/suffix/sow;
+    Unigram: none/sow), else WordPiece's ``##`` continuations."""
+    marker = getattr(model, "marker", None)
+    if marker is not None:
+        return {"suffix": "eow"}.get(marker, marker)
+    if getattr(model, "prefix", PREFIX) != PREFIX:
+        raise ValueError(f"Metrics read continuations as ##; this model uses {model.prefix!r}.")
+    return "wordpiece"

@@ -1,4 +1,5 @@
-"""Record types shared by every algorithm: Span, Trace, SegmentTrace, Encoded, Algorithm.
+"""Record types shared by every algorithm: Span, Trace, SegmentTrace, Encoded, Algorithm,
+and the Tokenizer protocol that trained and pretrained tokenizers share.
 
 Every record is a frozen dataclass of tuples, so traces pickle (``st.cache_data``) and
 compare by value (two runs of a trainer give equal traces). Span, made once per token of
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 # Markers and the unknown token, spelled the same by every algorithm.
 SOW = "\u2581"  # ▁, SentencePiece's word-start symbol
@@ -77,6 +78,37 @@ class Encoded:
 
 
 Progress = Callable[[int, int], None] | None
+
+
+class Tokenizer(Protocol):
+    """What Compare, the measures and the CLI ask of any tokenizer, trained here or
+    pretrained: ``subtok_core.tokenizer.tokenizer(model)`` gives one for either.
+
+    - ``name`` and ``label``: what the registry and the pages call it;
+    - ``provenance``: one line on where it comes from;
+    - ``trained``: True for a model trained here on the corpus (its whole vocabulary is
+      its own, it exports to a tokenizer.json, it travels to a worker process by pickle);
+      False for a pretrained one read from a vocabulary file;
+    - ``style``: its word-boundary marker style (``subtok_core.markers.STYLES``);
+    - ``encode(text)``: the tokens as spans with character offsets, and their ids;
+    - ``word_segmenter()``: word -> pieces, the fast path for the measures;
+    - ``vocabulary(used)``: the pieces the vocabulary measures read, given the pieces it
+      used on a corpus (a pretrained tokenizer's 100,000 entries were made on other text).
+    """
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def provenance(self) -> str: ...
+    @property
+    def trained(self) -> bool: ...
+    @property
+    def style(self) -> str: ...
+    def encode(self, text: str) -> Encoded: ...
+    def word_segmenter(self) -> Callable[[str], list[str]]: ...
+    def vocabulary(self, used: tuple[str, ...]) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,11 +30,12 @@ from ..markers import (  # noqa: F401  (the measures' names for them)
     STYLES,
     bare,
     check_style,
+    model_style,
     vocab_style,
     word_initial,
 )
 from ..markers import continues as _continues
-from ..pretrained.base import Pretrained
+from ..tokenizer import tokenizer
 
 SPECIALS = frozenset({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "<unk>", "<s>", "</s>"})
 
@@ -175,22 +176,11 @@ def word_segmenter(model) -> Callable[[str], list[str]]:
     return registry.of_model(model).word_segmenter(model)
 
 
-def model_style(model) -> str:
-    """The marker style of a trained BpeModel, WordPieceModel or UnigramModel."""
-    marker = getattr(model, "marker", None)
-    if marker is not None:  # BPE: none/eow/suffix/sow; Unigram: none/sow
-        return {"suffix": "eow"}.get(marker, marker)
-    if getattr(model, "prefix", PREFIX) != PREFIX:
-        raise ValueError(f"Metrics read continuations as ##; this model uses {model.prefix!r}.")
-    return "wordpiece"
-
-
 def segmenter_of(model) -> tuple[Callable[[str], Sequence[str]], str]:
     """word -> pieces, and the marker style, of a trained model or a pretrained tokenizer
     (which carries both; each word cut as inside running text)."""
-    if isinstance(model, Pretrained):
-        return model.word_segmenter(), model.style
-    return word_segmenter(model), model_style(model)
+    tok = tokenizer(model)
+    return tok.word_segmenter(), tok.style
 
 
 def tokenize_with(model, source: WordCounts | Sequence[str] | str, name: str = "") -> Tokenized:

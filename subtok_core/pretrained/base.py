@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..records import SOW, Encoded
 
@@ -57,6 +58,7 @@ class Pretrained:
     encoder: Callable[[str], Encoded] = field(repr=False)
     segmenter: Callable[[str], list[str]] = field(repr=False)
     style: str = "sow"
+    trained: ClassVar[bool] = False  # records.Tokenizer: read from a file, not trained here
 
     def encode(self, text: str) -> Encoded:
         """`text` as tokens: spans (text, start, end) in characters, and their ids."""
@@ -65,6 +67,11 @@ class Pretrained:
     def word_segmenter(self) -> Callable[[str], list[str]]:
         """word -> its token strings, as the word is cut inside running text."""
         return self.segmenter
+
+    def vocabulary(self, used: tuple[str, ...]) -> tuple[str, ...]:
+        """The pieces the vocabulary measures read: those it `used` on the measured corpus
+        (most of its entries were made on other text and never occur there)."""
+        return used
 
 
 def display(token: bytes) -> str:
