@@ -106,9 +106,6 @@ def train(kind: str, wc: WordCounts, vocab_size: int, progress: Progress = None)
     return algo.model_at(algo.for_compare(wc, vocab_size, progress))
 
 
-CLI_OPTIONS = {"bpe": "--marker sow", "wordpiece": "", "unigram": "--variant em"}
-
-
 def cli_command(kind: str, corpus_name: str, vocab_size: int, split_punct: bool = False) -> str:
     """The command line that trains the tokenizer `kind` as Compare trains it (its marker
     and method written out: `subtok train bpe` marks nothing unless asked).
@@ -116,9 +113,10 @@ def cli_command(kind: str, corpus_name: str, vocab_size: int, split_punct: bool 
     >>> cli_command("bpe", "toy:low-lower", 14)
     'subtok train bpe --corpus toy:low-lower --vocab-size 14 --marker sow'
     """
-    if kind not in CLI_OPTIONS:
-        raise ValueError(f"Unknown tokenizer {kind!r}; choose from {', '.join(CLI_OPTIONS)}.")
-    options = f" {CLI_OPTIONS[kind]}" if CLI_OPTIONS[kind] else ""
+    if kind not in KINDS:
+        raise ValueError(f"Unknown tokenizer {kind!r}; choose from {', '.join(KINDS)}.")
+    written = registry.get(kind).compare_options
+    options = f" {written}" if written else ""
     options += " --split-punct" if split_punct else ""
     return f"subtok train {kind} --corpus {corpus_name} --vocab-size {vocab_size}{options}"
 

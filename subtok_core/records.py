@@ -111,6 +111,19 @@ class Tokenizer(Protocol):
     def vocabulary(self, used: tuple[str, ...]) -> tuple[str, ...]: ...
 
 
+class Export(NamedTuple):
+    """Where ``subtok_core.hf_export`` finds an algorithm's exporter: functions of its
+    modules named "module.function" (names, not functions, so the registry does not load
+    the tokenizers library, and the exporters, which import the models, form no cycle).
+    ``check(model)`` raises ValueError with the reason to refuse; ``build(model)`` is the
+    tokenizers Tokenizer; ``notes(model)`` the sentences on what may still differ.
+    """
+
+    check: str
+    build: str
+    notes: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Algorithm:
     """One tokenizer family, as the CLI, export, Compare and the measures see it.
@@ -140,6 +153,17 @@ class Algorithm:
     - ``cli``: the module behind ``subtok train NAME``: ``HELP``, ``FULL_HELP`` (what
       ``--json --full`` adds), ``add(parser)`` (its options), ``source(args)`` (what it
       trains on), ``params(args)`` (the trainer's parameters), ``table(trace)``.
+
+    What other parts of the lab need of it, here rather than in tables of their own:
+
+    - ``compare_options``: the ``subtok train`` options that train it as ``for_compare``
+      does (None: Compare does not train it);
+    - ``export``: how ``subtok_core.hf_export`` writes it as a tokenizer.json (None: not
+      yet);
+    - ``poll``: the question a class poll asks about a step, "merge" or "prune"
+      (``rooms.QUESTIONS``; None: no poll on it);
+    - ``corpus_at(trace, i, limit)``: the corpus's first words segmented after step i,
+      what a poll shows on phones (None: the poll shows the vocabulary).
     """
 
     name: str
@@ -160,6 +184,10 @@ class Algorithm:
     for_compare: Callable[[Any, int, Progress], Trace] | None
     demo: tuple[str, tuple[tuple[str, Any], ...]]
     cli: ModuleType
+    compare_options: str | None = None
+    export: Export | None = None
+    poll: str | None = None
+    corpus_at: Callable[..., Any] | None = None
 
 
 def algorithm(
@@ -168,7 +196,8 @@ def algorithm(
     """An Algorithm from its package: `train` gives load, steps, trace and model_at;
     `modules` are its encode, io and cli modules, read by their usual names (segment,
     word_segmenter, word_lines; model_to_dict, model_from_dict, step_to_dict,
-    start_to_dict, steps_csv); `rest` is explain, for_compare and demo."""
+    start_to_dict, steps_csv); `rest` is explain, for_compare, demo and the optional
+    compare_options, export, poll and corpus_at."""
     encode, io, cli = modules
     return Algorithm(
         name=name, label=label, **train, segment=encode.segment,

@@ -17,7 +17,7 @@
 
 from ..corpus import load
 from ..merging import TIE_RULES
-from ..records import EOW, SOW, UNK, algorithm
+from ..records import EOW, SOW, UNK, Export, algorithm
 from . import cli, encode, io
 from .encode import encode_word, segment, word_segmenter
 from .explain import explain, explain_bpe_start, explain_bpe_step, judge_guess
@@ -49,7 +49,8 @@ def _model_at(trace, i=None):
 ALGORITHM = algorithm(
     "bpe", "BPE", train={"load": load, "steps": iter_bpe, "trace": _trace, "model_at": _model_at},
     modules=(encode, io, cli), explain=explain, for_compare=_for_compare,
-    demo=("toy:low-lower", (("merges", 4), ("marker", "eow"))),
+    demo=("toy:low-lower", (("merges", 4), ("marker", "eow"))), compare_options="--marker sow",
+    export=Export("bpe.check", "bpe.build"), poll="merge", corpus_at=corpus_at,
 )  # fmt: skip
 
 __all__ = [

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,26 +33,21 @@ from tokenizers import Tokenizer
 from .. import registry
 from ..pretrained.crash import library_call
 from ..records import EOW, UNK
-from . import bpe, greedy, unigram
+from .bpe import EOW_STAND_IN
 
-# algorithm name -> (check, build): check raises ValueError with the reason to refuse
-EXPORTERS: dict[str, tuple[Callable[[Any], None], Callable[[Any], Tokenizer]]] = {
-    "bpe": (bpe.check, bpe.build),
-    "wordpiece": (greedy.check_wordpiece, greedy.build_wordpiece),
-    "unigram": (unigram.check, unigram.build),
-    "sage": (greedy.check_sage, greedy.build_sage),
-}
 
-NOTES: dict[str, Callable[[Any], list[str]]] = {
-    "wordpiece": greedy.notes, "unigram": unigram.notes, "sage": greedy.notes,
-}  # fmt: skip
+def _function(name: str) -> Callable[[Any], Any]:
+    """A function of this package named "module.function" (an algorithm's Export)."""
+    module, function = name.split(".")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), function)
 
 
 def _exporter(model) -> tuple[Callable[[Any], None], Callable[[Any], Tokenizer]]:
+    """check and build of `model`'s algorithm, as its registry entry names them."""
     algo = registry.of_model(model)
-    if algo.name not in EXPORTERS:
+    if algo.export is None:
         raise ValueError(f"{algo.label} models cannot be exported to a tokenizer.json yet.")
-    return EXPORTERS[algo.name]
+    return _function(algo.export.check), _function(algo.export.build)
 
 
 def check(model) -> None:
@@ -65,8 +61,8 @@ def check(model) -> None:
 def notes(model) -> list[str]:
     """What an exported file may still do otherwise than our ``segment``, in sentences (a
     Unigram tie between the same pieces in two orders; the text [UNK] typed in a word)."""
-    algo = registry.of_model(model).name
-    return NOTES[algo](model) if algo in NOTES else []
+    export = registry.of_model(model).export
+    return _function(export.notes)(model) if export and export.notes else []
 
 
 def to_hf(model) -> Tokenizer:
@@ -103,7 +99,7 @@ def our_tokens(tok: Tokenizer, text: str) -> list[str]:
     for token, token_id in zip(encoding.tokens, encoding.ids, strict=True):
         if token_id == unk_id:
             token = UNK
-        tokens.append(token.replace(bpe.EOW_STAND_IN, EOW))
+        tokens.append(token.replace(EOW_STAND_IN, EOW))
     return tokens
 
 

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 
 from ..explain import pair_text
 from ..records import SOW, Trace
-from ..registry import of_trace
+from ..registry import ALGORITHMS, of_trace
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,17 +127,20 @@ def next_prune(trace: Trace, i: int) -> Question | None:
     )
 
 
+# the kind of question (an algorithm's registry entry says which it asks) -> its question
 QUESTIONS: dict[str, Callable[[Trace, int], Question | None]] = {
-    "bpe": next_merge,
-    "wordpiece": next_merge,
-    "unigram": next_prune,
+    "merge": next_merge,
+    "prune": next_prune,
 }
 
 
 def question_for(algorithm: str) -> Callable[[Trace, int], Question | None]:
-    """The question a poll asks about a trace of `algorithm`."""
-    if algorithm not in QUESTIONS:
+    """The question a poll asks about a trace of `algorithm` (its registry entry's poll)."""
+    poll = ALGORITHMS[algorithm].poll if algorithm in ALGORITHMS else None
+    if poll is None:
+        asked = [algo.label for algo in ALGORITHMS.values() if algo.poll]
         raise ValueError(
-            f"A class poll asks about BPE, WordPiece or Unigram steps, not about {algorithm}."
+            f"A class poll asks about {', '.join(asked[:-1])} or {asked[-1]} steps, "
+            f"not about {algorithm}."
         )
-    return QUESTIONS[algorithm]
+    return QUESTIONS[poll]

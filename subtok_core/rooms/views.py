@@ -15,13 +15,11 @@ words off the phones (`share` False): then only the step.
 
 from __future__ import annotations
 
-from ..bpe import corpus_at as bpe_corpus_at
 from ..records import Trace
-from ..wordpiece import corpus_at as wordpiece_corpus_at
+from ..registry import of_trace
 
 ROWS = 30  # words of the corpus shown on a phone
 PIECES = 60  # pieces of a Unigram vocabulary shown on a phone
-CORPUS_AT = {"bpe": bpe_corpus_at, "wordpiece": wordpiece_corpus_at}
 
 
 def step_view(trace: Trace, i: int, share: bool) -> dict:
@@ -29,8 +27,9 @@ def step_view(trace: Trace, i: int, share: bool) -> dict:
     if not share:
         return {}
     total = len(trace.start.words)
-    if trace.algorithm in CORPUS_AT:
-        rows = CORPUS_AT[trace.algorithm](trace, i, limit=ROWS)
+    corpus_at = of_trace(trace).corpus_at
+    if corpus_at is not None:
+        rows = corpus_at(trace, i, limit=ROWS)
         return {
             "kind": "corpus",
             "title": f"The corpus after merge {i}" if i else "The corpus, before any merge",

@@ -18,7 +18,7 @@
 (14, ['▁t', 'h', 'at'])
 """
 
-from ..records import algorithm
+from ..records import Export, algorithm
 from . import cli, encode, io
 from .corpus import SentenceCorpus, sample_sentences
 from .encode import segment, word_lines, word_segmenter
@@ -74,6 +74,7 @@ ALGORITHM = algorithm(
     "sage", "SaGe", modules=(encode, io, cli), explain=explain_step, for_compare=None,
     train={"load": sample_sentences, "steps": _steps, "trace": _trace, "model_at": _model_at},
     demo=("toy:fox", TINY),  # a run of two prune steps on the 004 blog's sentence
+    export=Export("greedy.check_sage", "greedy.build_sage", "greedy.notes"),
 )  # fmt: skip
 
 __all__ = [

@@ -16,7 +16,7 @@
 """
 
 from ..corpus import load
-from ..records import algorithm
+from ..records import Export, algorithm
 from . import cli, encode, io
 from .encode import UNK_PENALTY, encode_word, segment, word_lines, word_segmenter
 from .explain import explain
@@ -49,6 +49,8 @@ ALGORITHM = algorithm(
     "unigram", "Unigram", modules=(encode, io, cli), explain=explain, for_compare=_for_compare,
     train={"load": load, "steps": iter_unigram, "trace": _trace, "model_at": _model_at},
     demo=("toy:run-bug", (("seed", "strict"), ("vocab_size", 12), ("log_base", "10"))),
+    compare_options="--variant em", poll="prune",
+    export=Export("unigram.check", "unigram.build", "unigram.notes"),
 )  # fmt: skip
 
 __all__ = [

@@ -17,7 +17,7 @@
 
 from ..bpe.train import SNAPSHOT_MAX_WORDS, TOP_PAIRS
 from ..corpus import load
-from ..records import UNK, algorithm
+from ..records import UNK, Export, algorithm
 from . import cli, encode, io
 from .encode import encode_word, segment, word_lines, word_segmenter
 from .explain import (
@@ -68,7 +68,9 @@ def _model_at(trace, i=None):
 ALGORITHM = algorithm(
     "wordpiece", "WordPiece", modules=(encode, io, cli), explain=explain,
     train={"load": load, "steps": iter_wordpiece, "trace": _trace, "model_at": _model_at},
-    for_compare=_for_compare, demo=("toy:sunflower", (("merges", 3),)),
+    for_compare=_for_compare, demo=("toy:sunflower", (("merges", 3),)), compare_options="",
+    export=Export("greedy.check_wordpiece", "greedy.build_wordpiece", "greedy.notes"),
+    poll="merge", corpus_at=corpus_at,
 )  # fmt: skip
 
 __all__ = [
