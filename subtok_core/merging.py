@@ -47,17 +47,25 @@ Made = tuple[list[str], list[str], list[list[int]]]
 
 
 class SymbolCorpus:
-    """Words as strings of symbol ids, the words each pair occurs in, and tie orders."""
+    """Words as strings of symbol ids, the words each pair occurs in, and tie orders.
 
-    # [UNK] may not be learned where it stands for unknown characters; byte-level BPE has
-    # no unknown token (every text is bytes), so it learns "[UNK]" like any other text
-    refuses_unknown_token = True
+    `refuse_unknown`: [UNK] may not be learned where it stands for unknown characters;
+    byte-level BPE has no unknown token (every text is bytes), so it passes False and
+    learns "[UNK]" like any other text.
+    """
 
-    def __init__(self, wc: WordCounts, segs: Iterable[Sequence[str]], names: list[str], ties: str):
+    def __init__(
+        self,
+        wc: WordCounts,
+        segs: Iterable[Sequence[str]],
+        names: list[str],
+        ties: str,
+        refuse_unknown: bool = True,
+    ):
         if ties not in TIE_RULES:
             raise ValueError(f"Unknown tie rule {ties!r}; choose one of {', '.join(TIE_RULES)}.")
         limits.check_words(wc.words)
-        if self.refuses_unknown_token:
+        if refuse_unknown:
             _refuse_unknown_token(wc.words)
         self.ties, self.counts = ties, list(wc.counts)
         self.names = list(names)

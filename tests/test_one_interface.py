@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parents[1]
 ALLOWED = {Path("subtok_core/tokenizer.py")}
 # side tables not moved into the registry yet (issue 28), each to go: none may be added
@@ -107,3 +109,45 @@ def test_the_interface_serves_both_kinds():
     coded = trained.encode("low")
     assert "".join(s.text for s in coded.spans).replace("▁", "") == "low"
     assert all(trained.model.vocab[i] == s.text for i, s in zip(coded.ids, coded.spans))
+
+
+def private_imports(source: str, inside: str) -> list[str]:
+    """The `_`-prefixed names a module imports from a core package other than `inside`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level and node.module:
+            if node.level == 1 and not node.module.startswith(inside):
+                continue  # within the same package (from .x import _y)
+            found += [f"{node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+    return found
+
+
+def test_byte_level_bpe_drives_the_trainer_through_public_names_only():
+    found = {
+        str(path): private_imports(text, "bytebpe")
+        for path, text in sources()
+        if path.parts[:2] == ("subtok_core", "bytebpe")
+    }
+    assert {name: names for name, names in found.items() if names} == {}
+    assert private_imports("from ..bpe.train import _State, run_merges", "bytebpe") == [
+        "bpe.train._State"
+    ]
+
+
+def test_the_trainer_hook_orders_lex_ties_by_the_symbol_key():
+    from subtok_core.bpe.train import BpeState
+    from subtok_core.corpus import WordCounts
+
+    # "ab" and "ba" once each: (a,b) and (b,a) tie at count 1
+    wc = WordCounts(("ab", "ba"), (1, 1))
+    by_text = BpeState.from_symbols(wc, ["ab", "ba"], ["a", "b"], "lex", False)
+    assert by_text.pair_name(by_text.best()[0]) == ("a", "b")  # "a" < "b"
+    rank = {"a": 2, "b": 1}.__getitem__  # b sorts first: (b,a) is (1,2) < (a,b)'s (2,1)
+    keyed = BpeState.from_symbols(wc, ["ab", "ba"], ["a", "b"], "lex", False, symbol_key=rank)
+    assert keyed.pair_name(keyed.best()[0]) == ("b", "a")
+    text = WordCounts(("[UNK]",), (1,))
+    with pytest.raises(ValueError, match="name of the unknown token"):
+        BpeState.from_symbols(text, ["[UNK]"], list("[UNK]"), "first", False)
+    learns = BpeState.from_symbols(text, ["[UNK]"], sorted(set("[UNK]")), "first", False,
+                                   refuse_unknown=False)  # fmt: skip
+    assert learns.pair_name(learns.best()[0]) == ("[", "U")  # the first pair of the word

@@ -12,7 +12,7 @@ alone at the top. Merging it visits cat, bat and cats only: (c,a) 15 becomes (c,
 (b,a) 17 loses bat's 5, and (a,g) 16 is now the top.
 
 >>> from subtok_core.corpus import load
->>> state = _State(load("toy:cat-bat"), "none", "first", snapshot=False)
+>>> state = BpeState(load("toy:cat-bat"), "none", "first", snapshot=False)
 >>> pair, count = state.best()
 >>> state.pair_name(pair), count
 (('a', 't'), 20)
@@ -23,7 +23,7 @@ alone at the top. Merging it visits cat, bat and cats only: (c,a) 15 becomes (c,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from heapq import heapify, heappop, heappush
 
 from ..corpus import WordCounts
@@ -34,7 +34,7 @@ from .records import BpeStart, _check_marker, initial_symbols
 TOP_PAIRS = 20  # pair-table rows kept per step in compact traces
 
 
-class _State(SymbolCorpus):
+class BpeState(SymbolCorpus):
     """The corpus during training, with pair counts kept up to date merge by merge.
 
     `buckets` files the pairs by count and `levels` is a heap of the filed counts (some
@@ -60,10 +60,40 @@ class _State(SymbolCorpus):
         names = bare + list(suffixed)
         self._setup(wc, _first_symbols(wc.words, marker), names, ties, snapshot)
 
-    def _setup(self, wc: WordCounts, segs: Iterable, names: list[str], ties: str, snapshot: bool):
-        """Count every pair of the words cut into `segs` (symbols numbered as in `names`);
-        byte-level BPE (bytebpe/) starts here with its own symbols."""
-        SymbolCorpus.__init__(self, wc, segs, names, ties)
+    @classmethod
+    def from_symbols(
+        cls,
+        wc: WordCounts,
+        segs: Iterable,
+        names: list[str],
+        ties: str,
+        snapshot: bool,
+        *,
+        symbol_key: Callable[[str], object] | None = None,
+        refuse_unknown: bool = True,
+    ) -> BpeState:
+        """A run on words already cut into their first symbols (numbered as in `names`)
+        rather than characters and a marker: byte-level BPE's bytes (bytebpe/train.py).
+        `symbol_key` is how the tie rule ``lex`` compares two symbols (None: as strings);
+        `refuse_unknown` False lets the text "[UNK]" be learned (there is no unknown token).
+        """
+        state = cls.__new__(cls)
+        state._setup(wc, segs, names, ties, snapshot, symbol_key, refuse_unknown)
+        return state
+
+    def _setup(
+        self,
+        wc: WordCounts,
+        segs: Iterable,
+        names: list[str],
+        ties: str,
+        snapshot: bool,
+        symbol_key: Callable[[str], object] | None = None,
+        refuse_unknown: bool = True,
+    ) -> None:
+        """Count every pair of the words cut into `segs` (symbols numbered as in `names`)."""
+        SymbolCorpus.__init__(self, wc, segs, names, ties, refuse_unknown)
+        self.symbol_key = symbol_key
         self.snapshot = snapshot
         self.vocab: list[str] = [self.ids[s] for s in self.names]
         self.pair_counts: dict[str, int] = dict(self.initial_pair_counts())
@@ -85,6 +115,13 @@ class _State(SymbolCorpus):
         if named is None:
             named = self.named[pair] = (self.names[ord(pair[0])], self.names[ord(pair[1])])
         return named
+
+    def tie_order(self, pair: str):
+        """Sort key among equally good pairs; rule ``lex`` compares the symbols through
+        `symbol_key` when the run has one (bytes, not their GPT-2 letters)."""
+        if self.ties == "lex" and self.symbol_key is not None:
+            return tuple(map(self.symbol_key, self.pair_name(pair)))
+        return super().tie_order(pair)
 
     def first_key(self, pair: str) -> tuple[int, int]:
         """(word index, character offset) of the pair's first occurrence: sorts as
@@ -161,7 +198,7 @@ class _State(SymbolCorpus):
         of `group` first: a large tie (thousands of pairs of count 2, near the end of a
         small corpus) is then sorted without a Python call per pair."""
         if key != self.first_key:
-            return key  # None (the ids themselves) or 'lex', which subclasses redefine
+            return key  # None (the ids themselves) or 'lex' (tie_order)
         keys = self.keys
         for pair in group - keys.keys():  # only the pairs never keyed yet
             key(pair)

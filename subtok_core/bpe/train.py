@@ -31,15 +31,17 @@ from ..merging import collect_steps, merge_goal, snapshot_mode, stop_reason
 from ..records import Trace
 from .encode import word_segmenter
 from .records import BpeModel, BpeStep
-from .state import TOP_PAIRS, _State
+from .state import TOP_PAIRS, BpeState
 
 SNAPSHOT_MAX_WORDS = 400  # corpora with more distinct words get compact steps
 
 
-def _steps(
-    state: _State, goal: int, by_merges: bool, table_rows: int = TOP_PAIRS
+def run_merges(
+    state: BpeState, goal: int, by_merges: bool, table_rows: int = TOP_PAIRS
 ) -> Iterator[BpeStep]:
-    """Merge until `goal` merges (or `goal` new symbols) are made or no pair is left."""
+    """Merge until `goal` merges (or `goal` new symbols) are made or no pair is left: one
+    BpeStep per merge. The trainer's public loop: byte-level BPE runs it on a
+    ``BpeState.from_symbols`` of bytes."""
     number = 0
     while goal > 0:
         # 1. the groups of highest count, in tie order: the first pair is the one to merge
@@ -80,8 +82,10 @@ def iter_bpe(
     Ties: ``first`` (default), ``lex`` or ``tokenizers``; see the module docstring.
     Stops early when no pair is left (every word is a single symbol).
     """
-    state = _State(wc, marker, ties, snapshot_mode(wc, snapshot, SNAPSHOT_MAX_WORDS))
-    yield from _steps(state, merge_goal(len(state.vocab), merges, vocab_size), merges is not None)
+    state = BpeState(wc, marker, ties, snapshot_mode(wc, snapshot, SNAPSHOT_MAX_WORDS))
+    yield from run_merges(
+        state, merge_goal(len(state.vocab), merges, vocab_size), merges is not None
+    )
 
 
 def trace_bpe(
@@ -99,10 +103,10 @@ def trace_bpe(
     `table_rows`: how many rows of the pair table a compact step keeps (real samples; a
     snapshot keeps every pair); 0 keeps none, for a reader that shows only the merges,
     their counts and ties (the command line without --full): the same merges, faster."""
-    state = _State(wc, marker, ties, snapshot_mode(wc, snapshot, SNAPSHOT_MAX_WORDS))
+    state = BpeState(wc, marker, ties, snapshot_mode(wc, snapshot, SNAPSHOT_MAX_WORDS))
     start = state.start(wc)
     goal = merge_goal(len(start.vocab), merges, vocab_size)
-    steps = collect_steps(_steps(state, goal, merges is not None, table_rows), goal, progress)
+    steps = collect_steps(run_merges(state, goal, merges is not None, table_rows), goal, progress)
     made = len(steps) if merges is not None else len(state.vocab) - len(start.vocab)
     truncated, reason = stop_reason(made, goal, merges, vocab_size, len(steps))
     params = (("marker", marker), ("ties", ties), ("merges", merges), ("vocab_size", vocab_size))
@@ -133,7 +137,7 @@ def train_bpe(
     The same merges as ``trace_bpe``, without its step records (pair tables, tied pairs):
     what a model needs, and all that Hugging Face's BpeTrainer makes.
     """
-    state = _State(wc, marker, ties, snapshot=False)
+    state = BpeState(wc, marker, ties, snapshot=False)
     alphabet = tuple(state.name(s) for s in state.vocab)
     goal = merge_goal(len(alphabet), merges, vocab_size)
     learned = []

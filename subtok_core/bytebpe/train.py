@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..bpe.encode import word_segmenter as bpe_segmenter
 from ..bpe.records import BpeModel
-from ..bpe.train import _State, _steps
+from ..bpe.train import BpeState, run_merges
 from ..corpus import WordCounts, file_lines, is_exercise, is_toy, load_lines, read_file
 from ..merging import collect_steps, merge_goal, snapshot_mode, stop_reason
 from ..records import Trace
@@ -74,24 +74,18 @@ def chunk_counts(source: Source, pattern: str) -> WordCounts:
     return WordCounts(tuple(counts), tuple(counts.values()), getattr(source, "name", ""))
 
 
-class _ByteState(_State):
-    """BPE's training state with the 256 bytes as its alphabet."""
-
-    refuses_unknown_token = False  # no unknown token: "[UNK]" is five bytes like others
-
-    def __init__(self, chunks: WordCounts, ties: str, snapshot: bool):
-        segs = [list(to_letters(chunk.encode("utf-8"))) for chunk in chunks.words]
-        self._setup(chunks, segs, list(BASE_SYMBOLS), ties, snapshot)
-
-    def tie_order(self, pair: str):
-        if self.ties == "lex":  # compare bytes, not GPT-2 letters
-            return tuple(to_bytes(symbol) for symbol in self.pair_name(pair))
-        return super().tie_order(pair)
+def _state(chunks: WordCounts, ties: str, snapshot: bool) -> BpeState:
+    """BPE's training state with the 256 bytes as its alphabet: rule ``lex`` compares the
+    bytes, not their GPT-2 letters, and "[UNK]" is five bytes like any others."""
+    segs = [list(to_letters(chunk.encode("utf-8"))) for chunk in chunks.words]
+    return BpeState.from_symbols(
+        chunks, segs, list(BASE_SYMBOLS), ties, snapshot, symbol_key=to_bytes, refuse_unknown=False
+    )
 
 
 def _start(source: Source, pattern: str, ties: str, snapshot):
     chunks = chunk_counts(source, pattern)
-    return chunks, _ByteState(chunks, ties, snapshot_mode(chunks, snapshot, SNAPSHOT_MAX_CHUNKS))
+    return chunks, _state(chunks, ties, snapshot_mode(chunks, snapshot, SNAPSHOT_MAX_CHUNKS))
 
 
 def iter_bytebpe(
@@ -106,7 +100,7 @@ def iter_bytebpe(
     or the vocab size (256 bytes included) is reached, or no pair is left."""
     _, state = _start(source, pattern, ties, snapshot)
     goal = merge_goal(len(state.vocab), merges, vocab_size, " (the 256 byte values)")
-    yield from _steps(state, goal, merges is not None)
+    yield from run_merges(state, goal, merges is not None)
 
 
 def trace_bytebpe(
@@ -124,7 +118,7 @@ def trace_bytebpe(
     chunks, state = _start(source, pattern, ties, snapshot)
     start = state.start(chunks)
     goal = merge_goal(len(start.vocab), merges, vocab_size, " (the 256 byte values)")
-    steps = collect_steps(_steps(state, goal, merges is not None), goal, progress)
+    steps = collect_steps(run_merges(state, goal, merges is not None), goal, progress)
     made = len(steps) if merges is not None else len(state.vocab) - len(start.vocab)
     truncated, reason = stop_reason(made, goal, merges, vocab_size, len(steps))
     params = (("pattern", pattern), ("ties", ties), ("merges", merges),
