@@ -163,7 +163,9 @@ class Algorithm:
     - ``poll``: the question a class poll asks about a step, "merge" or "prune"
       (``rooms.QUESTIONS``; None: no poll on it);
     - ``corpus_at(trace, i, limit)``: the corpus's first words segmented after step i,
-      what a poll shows on phones (None: the poll shows the vocabulary).
+      what a poll shows on phones (None: the poll shows the vocabulary);
+    - ``piece_alone(model)``: a function k -> the ids of token k cut on its own, what
+      vocabulary health reads (taken from the encode module; None: no health table).
     """
 
     name: str
@@ -188,6 +190,7 @@ class Algorithm:
     export: Export | None = None
     poll: str | None = None
     corpus_at: Callable[..., Any] | None = None
+    piece_alone: Callable[[Any], Callable[[int], tuple[int, ...]]] | None = None
 
 
 def algorithm(
@@ -195,13 +198,14 @@ def algorithm(
 ) -> Algorithm:
     """An Algorithm from its package: `train` gives load, steps, trace and model_at;
     `modules` are its encode, io and cli modules, read by their usual names (segment,
-    word_segmenter, word_lines; model_to_dict, model_from_dict, step_to_dict,
-    start_to_dict, steps_csv); `rest` is explain, for_compare, demo and the optional
+    word_segmenter, word_lines, piece_alone if it has one; model_to_dict, model_from_dict,
+    step_to_dict, start_to_dict, steps_csv); `rest` is explain, for_compare, demo and the optional
     compare_options, export, poll and corpus_at."""
     encode, io, cli = modules
     return Algorithm(
         name=name, label=label, **train, segment=encode.segment,
         word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
+        piece_alone=getattr(encode, "piece_alone", None),
         to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
         start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli, **rest,
     )  # fmt: skip

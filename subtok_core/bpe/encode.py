@@ -11,9 +11,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..corpus import encode_words
-from ..records import UNK, SegmentTrace, Span
+from ..records import EOW, SOW, UNK, SegmentTrace, Span
 from .records import BpeModel, BpeWordTrace, Pair, initial_symbols
 
 
@@ -120,3 +121,22 @@ def word_lines(encoded: SegmentTrace, model: BpeModel | None = None) -> list[str
         for number, (a, b), symbols in word.applied:
             lines.append(f"  merge {number:>3} ({a} + {b}): {' '.join(symbols)}")
     return lines
+
+
+def piece_alone(model) -> Callable[[int], tuple[int, ...]]:
+    """Token k of the model's vocabulary cut on its own, as ids of that vocabulary (-1: a
+    piece outside it; (): it cannot be cut): what vocabulary health calls reachable."""
+    ranks, index = _ranks(model), {p: i for i, p in enumerate(model.vocab)}
+    bare = replace(model, marker="none")
+
+    def alone(k: int) -> tuple[int, ...]:
+        piece, marker = model.vocab[k], model.marker
+        if marker == "sow" and piece.startswith(SOW) and len(piece) > 1:
+            trace = encode_word(model, piece[1:], ranks)
+        elif marker in ("eow", "suffix") and piece.endswith(EOW) and len(piece) > len(EOW):
+            trace = encode_word(model, piece[: -len(EOW)], ranks)
+        else:
+            trace = encode_word(bare, piece, ranks)
+        return tuple(index.get(p, -1) for p in trace.final)
+
+    return alone

@@ -27,7 +27,7 @@ from ..pretrained.base import char_spans, display
 from ..records import Encoded, SegmentTrace, Span
 from .ranks import Encoder, for_model
 from .records import ByteBpeModel, ChunkReplay
-from .symbols import show, to_letters
+from .symbols import show, to_bytes, to_letters
 
 
 def replay_text(encoder: Encoder, text: str, where: str = "cli") -> list[ChunkReplay]:
@@ -118,3 +118,20 @@ def replay_lines(replay: ChunkReplay, rank_word: str = "merge", style: str = "he
 def word_lines(encoded: SegmentTrace, model: ByteBpeModel | None = None) -> list[str]:
     """Per chunk, its bytes and every merge applied to them (``encode --trace``)."""
     return [line for replay in encoded.words for line in replay_lines(replay)]
+
+
+def piece_alone(model) -> Callable[[int], tuple[int, ...]]:
+    """Token k of the model's vocabulary cut on its own, as ids of that vocabulary (-1: a
+    piece outside it; (): it cannot be cut): what vocabulary health calls reachable."""
+    encoder = for_model(model)
+    index = {symbol: i for i, symbol in enumerate(model.vocab)}
+
+    def alone(k: int) -> tuple[int, ...]:
+        try:
+            text = to_bytes(model.vocab[k]).decode("utf-8")
+        except UnicodeDecodeError:
+            return ()
+        found = [t for m in encoder.chunks(text) for t in encoder.tokens(m.group().encode())]
+        return tuple(index.get(to_letters(t), -1) for t in found)
+
+    return alone

@@ -89,3 +89,17 @@ def word_lines(encoded: SegmentTrace, model: UnigramModel | None = None) -> list
         )
         lines.append(f"{lattice.word}: {path} = {lattice.best_logp:.3f}")
     return lines
+
+
+def piece_alone(model) -> Callable[[int], tuple[int, ...]]:
+    """Token k of the model's vocabulary cut on its own, as ids of that vocabulary (-1: a
+    piece outside it; (): it cannot be cut): what vocabulary health calls reachable."""
+    logp = dict(zip(model.pieces, model.logprobs, strict=True))
+    index = {p: i for i, p in enumerate(model.pieces)}
+    longest = max_piece_len(logp)
+
+    def alone(k: int) -> tuple[int, ...]:
+        pieces, _ = viterbi(model.pieces[k], logp, longest)
+        return tuple(index.get(p, -1) for p in pieces)
+
+    return alone

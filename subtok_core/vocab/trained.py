@@ -22,33 +22,11 @@ characters.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 
 from .. import registry
 from ..corpus import WordCounts
-from ..records import EOW, SOW
+from ..records import EOW
 from .table import Table
-
-
-def _bpe_alone(model) -> Callable[[int], tuple[int, ...]]:
-    from dataclasses import replace
-
-    from ..bpe.encode import _ranks, encode_word
-
-    ranks, index = _ranks(model), {p: i for i, p in enumerate(model.vocab)}
-    bare = replace(model, marker="none")
-
-    def alone(k: int) -> tuple[int, ...]:
-        piece, marker = model.vocab[k], model.marker
-        if marker == "sow" and piece.startswith(SOW) and len(piece) > 1:
-            trace = encode_word(model, piece[1:], ranks)
-        elif marker in ("eow", "suffix") and piece.endswith(EOW) and len(piece) > len(EOW):
-            trace = encode_word(model, piece[: -len(EOW)], ranks)
-        else:
-            trace = encode_word(bare, piece, ranks)
-        return tuple(index.get(p, -1) for p in trace.final)
-
-    return alone
 
 
 def bpe_symbols(piece: str, marker: str) -> list[str]:
@@ -62,59 +40,6 @@ def bpe_symbols(piece: str, marker: str) -> list[str]:
     if marker == "suffix" and piece.endswith(EOW) and len(piece) > len(EOW):
         return [*piece[: -len(EOW) - 1], piece[-len(EOW) - 1 :]]
     return list(piece)
-
-
-def _bytebpe_alone(model) -> Callable[[int], tuple[int, ...]]:
-    from ..bytebpe.ranks import for_model
-    from ..bytebpe.symbols import to_bytes, to_letters
-
-    encoder = for_model(model)
-    index = {symbol: i for i, symbol in enumerate(model.vocab)}
-
-    def alone(k: int) -> tuple[int, ...]:
-        try:
-            text = to_bytes(model.vocab[k]).decode("utf-8")
-        except UnicodeDecodeError:
-            return ()
-        found = [t for m in encoder.chunks(text) for t in encoder.tokens(m.group().encode())]
-        return tuple(index.get(to_letters(t), -1) for t in found)
-
-    return alone
-
-
-def _wordpiece_alone(model) -> Callable[[int], tuple[int, ...]]:
-    index = {p: i for i, p in enumerate(model.vocab)}
-
-    def alone(k: int) -> tuple[int, ...]:
-        piece, prefix = model.vocab[k], model.prefix
-        inside = piece.startswith(prefix) and len(piece) > len(prefix)
-        rest, out = (piece[len(prefix) :] if inside else piece), []
-        while rest:  # longest match first, the inside of a word written with ##
-            for end in range(len(rest), 0, -1):
-                candidate = (prefix if inside or out else "") + rest[:end]
-                if candidate in index:
-                    out.append(index[candidate])
-                    rest = rest[end:]
-                    break
-            else:
-                return ()
-        return tuple(out)
-
-    return alone
-
-
-def _unigram_alone(model) -> Callable[[int], tuple[int, ...]]:
-    from ..lattice import max_piece_len, viterbi
-
-    logp = dict(zip(model.pieces, model.logprobs, strict=True))
-    index = {p: i for i, p in enumerate(model.pieces)}
-    longest = max_piece_len(logp)
-
-    def alone(k: int) -> tuple[int, ...]:
-        pieces, _ = viterbi(model.pieces[k], logp, longest)
-        return tuple(index.get(p, -1) for p in pieces)
-
-    return alone
 
 
 def vocab_of(model) -> tuple[str, ...]:
@@ -131,15 +56,13 @@ def data_of(model, piece: str) -> bytes:
     return piece.encode("utf-8")
 
 
-ALONE = {"bpe": _bpe_alone, "bytebpe": _bytebpe_alone, "wordpiece": _wordpiece_alone,
-         "unigram": _unigram_alone}  # fmt: skip
-
-
 def trained_table(model, name: str = "", label: str = "") -> Table:
     """The table of a model trained here (BPE, byte-level BPE, WordPiece or Unigram)."""
-    algo = model.algorithm
-    if algo not in ALONE:
-        raise ValueError(f"Vocabulary health reads BPE, byte-level BPE, WordPiece and Unigram "
+    entry = registry.of_model(model)
+    algo = entry.name
+    if entry.piece_alone is None:
+        read = [a.label for a in registry.ALGORITHMS.values() if a.piece_alone]
+        raise ValueError(f"Vocabulary health reads {', '.join(read[:-1])} and {read[-1]} "
                          f"models, not {algo!r}.")  # fmt: skip
     pieces = vocab_of(model)
     specials = set(getattr(model, "special_tokens", ()))
@@ -154,8 +77,9 @@ def trained_table(model, name: str = "", label: str = "") -> Table:
         rank_of = lambda a, b: numbers.get(a + b)  # noqa: E731
     scores = tuple(model.logprobs) if algo == "unigram" else None
     unit = "byte" if algo == "bytebpe" else "character"
-    return Table(name or algo, label or registry.LABELS[algo], tuple(range(len(pieces))),
-                 pieces, data, ALONE[algo](model), unit, rank_of, scores, "trained")  # fmt: skip
+    alone = entry.piece_alone(model)
+    return Table(name or algo, label or entry.label, tuple(range(len(pieces))),
+                 pieces, data, alone, unit, rank_of, scores, "trained")  # fmt: skip
 
 
 def usage(model, wc: WordCounts) -> Counter[str]:

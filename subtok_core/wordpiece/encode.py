@@ -113,3 +113,26 @@ def word_lines(encoded: SegmentTrace, model: WordPieceModel | None = None) -> li
         if word.unknown:
             lines.append(f"  {word.note}")
     return lines
+
+
+def piece_alone(model) -> Callable[[int], tuple[int, ...]]:
+    """Token k of the model's vocabulary cut on its own, as ids of that vocabulary (-1: a
+    piece outside it; (): it cannot be cut): what vocabulary health calls reachable."""
+    index = {p: i for i, p in enumerate(model.vocab)}
+
+    def alone(k: int) -> tuple[int, ...]:
+        piece, prefix = model.vocab[k], model.prefix
+        inside = piece.startswith(prefix) and len(piece) > len(prefix)
+        rest, out = (piece[len(prefix) :] if inside else piece), []
+        while rest:  # longest match first, the inside of a word written with ##
+            for end in range(len(rest), 0, -1):
+                candidate = (prefix if inside or out else "") + rest[:end]
+                if candidate in index:
+                    out.append(index[candidate])
+                    rest = rest[end:]
+                    break
+            else:
+                return ()
+        return tuple(out)
+
+    return alone
