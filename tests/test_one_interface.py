@@ -97,11 +97,21 @@ def test_every_registry_entry_says_what_the_lab_needs_of_it():
 def test_the_interface_serves_both_kinds():
     from subtok_core import bpe, registry
     from subtok_core.corpus import load
+    from subtok_core.records import Tokenizer
     from subtok_core.tokenizer import tokenizer
 
     trained = tokenizer(bpe.train_bpe(load("toy:low-lower"), merges=4, marker="sow"))
     cl100k = tokenizer(registry.pretrained("cl100k_base"))
     assert (trained.trained, cl100k.trained) == (True, False)
+    members = {"name", "label", "provenance", "trained", "style", "encode", "word_segmenter",
+               "vocabulary"}  # fmt: skip
+    assert members <= set(dir(Tokenizer))  # the protocol names every one of them
+    assert all(hasattr(tok, m) for tok in (trained, cl100k) for m in members)
+    assert (trained.style, cl100k.style) == ("sow", "sow")
+    # low 5, lower 2, newest 6, widest 3 (hand count): (e,s) 9 ties (s,t) 9 and comes first
+    # in ▁newest; then (es,t) 9; then (▁,l), (l,o), (o,w) tie at 7 and ▁low is the first
+    # word: merges es, est, ▁l, ▁lo
+    assert trained.word_segmenter()("low") == ["▁lo", "w"]
     assert trained.label == "BPE" and cl100k.label == "cl100k_base (GPT-4)"
     # 'hello world' is 15339, 1917 in cl100k_base (tiktoken's own README example ids)
     assert cl100k.encode("hello world").ids == (15339, 1917)
