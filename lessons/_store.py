@@ -72,6 +72,16 @@ class TraceStore(Store):
         return key if key is None or isinstance(key, str) else fingerprint(key)
 
 
+def derived(key: tuple, compute: Callable[[], object]):
+    """A table a page derives from finished runs (measures, chart tables...), computed once
+    per server and kept like a run: in the server-wide store and, as plain data, on disk,
+    so a restarted server reads it instead of computing it. `key`: the kind of table (a
+    name, counted by the store: Store.counted) then everything it depends on, as strings
+    and numbers (the fingerprints of the runs it is drawn from, the measured lines...).
+    What it returns is shared by every session as it is: nobody may change it."""
+    return trace_store().get(key, lambda report: compute(), name=key[0])
+
+
 def bar_text(label: str, done: int, total: int) -> str:
     """A progress bar's line: the run and how far it is (only the run before its first
     report, while it waits for a free processor or starts)."""

@@ -22,6 +22,7 @@ import argparse
 import logging
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -94,13 +95,20 @@ def find_app(given: str | None) -> Path:
     return path
 
 
+RUNS = ("run", "tokenized")  # the store's kinds of runs (subtok_core.store.kind_of) trained;
+# every other kind is a table a page derives from runs (lessons._store.derived)
+
+
 @dataclass
 class Outcome:
     """What opening one page did: runs trained and read (the store's log lines), the
-    page's warnings and errors, and how long it took."""
+    tables derived from them computed and read, per kind, the page's warnings and errors,
+    and how long it took."""
 
     trained: list[str] = field(default_factory=list)
     read: list[str] = field(default_factory=list)
+    computed_tables: Counter = field(default_factory=Counter)
+    read_tables: Counter = field(default_factory=Counter)
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -117,7 +125,12 @@ class _StoreLog(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         from . import store
 
-        if record.msg == store.TRAINED:
+        kind = getattr(record, "run_kind", "run")
+        if record.msg == store.TRAINED and kind not in RUNS:
+            self.outcome.computed_tables[kind] += 1
+        elif record.msg == store.READ and kind not in RUNS:
+            self.outcome.read_tables[kind] += 1
+        elif record.msg == store.TRAINED:
             self.outcome.trained.append(record.getMessage())
         elif record.msg == store.READ:
             self.outcome.read.append(record.getMessage())
@@ -200,4 +213,17 @@ def report(outcome: Outcome) -> None:
         print(f"  error on the page: {text}")
     runs = len(outcome.trained)
     kept = "" if not outcome.read else f", {len(outcome.read)} read from the cache"
-    print(f"  ready in {outcome.seconds:.1f} s: {runs} run{'s' * (runs != 1)} trained{kept}")
+    runs_done = f"{runs} run{'s' * (runs != 1)} trained{kept}"
+    print(f"  ready in {outcome.seconds:.1f} s: {runs_done}{tables_line(outcome)}")
+
+
+def tables_line(outcome: Outcome) -> str:
+    """What the page derived from its runs, one line: '; tables: 9 computed (compare
+    measures 3, ...), 0 read' (nothing when the page derived no table)."""
+    parts = []
+    for how, counts in (("computed", outcome.computed_tables), ("read", outcome.read_tables)):
+        kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
+        parts.append(f"{sum(counts.values())} {how}" + (f" ({kinds})" if kinds else ""))
+    if not (outcome.computed_tables or outcome.read_tables):
+        return ""
+    return "; tables derived from them: " + ", ".join(parts)
