@@ -39,7 +39,18 @@ HELP = (
 def add(commands) -> None:
     """The `warm` subcommand of `subtok`."""
     warm = commands.add_parser("warm", help=HELP, description=__doc__.split("\n\n")[0])
-    warm.add_argument("urls", nargs="+", metavar="URL", help="a page's address, e.g. /bpe?...")
+    warm.add_argument("urls", nargs="*", metavar="URL", help="a page's address, e.g. /bpe?...")
+    warm.add_argument(
+        "--readme",
+        action="store_true",
+        help="also every deep link of the README's 'Share a view' section (the shared ones)",
+    )
+    warm.add_argument(
+        "--from",
+        dest="listed",
+        metavar="FILE",
+        help="also the addresses in FILE, one per line (# starts a comment)",
+    )
     warm.add_argument(
         "--app", metavar="PATH", help="the app's app.py (default: found beside the package)"
     )
@@ -163,6 +174,24 @@ def open_page(app: Path, page: str, query: dict, timeout: float, collected: _Sto
     return outcome
 
 
+def wanted(args: argparse.Namespace, app: Path) -> list[str]:
+    """The addresses to open: those typed, then the README's shared links (--readme), then
+    a file's (--from), each once in that order."""
+    from . import warm_links
+
+    urls = list(args.urls)
+    if args.readme:
+        urls += warm_links.readme_of(app)
+    if args.listed:
+        urls += warm_links.from_file(args.listed)
+    if not urls:
+        raise ValueError(
+            "Name the pages to warm: addresses (/bpe?...), --readme for the README's shared "
+            "links, or --from FILE."
+        )
+    return list(dict.fromkeys(urls))
+
+
 def run(args: argparse.Namespace) -> None:
     """Open every page; say per page what was trained and what the page showed."""
     from . import diskcache
@@ -174,7 +203,8 @@ def run(args: argparse.Namespace) -> None:
         )
     app = find_app(args.app)
     lessons = lesson_pages(app)
-    pages = [(url, *page_and_query(url, lessons)) for url in args.urls]  # a bad one: refused
+    urls = wanted(args, app)
+    pages = [(url, *page_and_query(url, lessons)) for url in urls]  # a bad one: refused
     if str(app.parent) not in sys.path:  # app.py imports lessons/ from its own directory
         sys.path.insert(0, str(app.parent))
     print(f"Cache: {cache.directory} (at most {cache.max_bytes / 2**20:,.0f} MB)")

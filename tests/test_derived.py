@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -20,6 +21,7 @@ from subtok_core.cli import main
 from subtok_core.diskcache import DiskCache
 from subtok_core.measure import morphology
 from subtok_core.store import Store
+from subtok_core.warm_links import readme_links
 
 TOY, SIZE, KINDS = "toy:hug-pug", 30, ("bpe", "wordpiece", "unigram")
 LINK = f"/compare?corpus={TOY}&size={SIZE}&tok={','.join(KINDS)}"
@@ -124,3 +126,33 @@ def test_warm_stores_compare_tables_and_a_fresh_page_computes_nothing(fresh_cach
     assert store.counted("computed") == {}
     assert store.counted("read") == {**DERIVED, "run": len(KINDS), "tokenized": len(KINDS)}
     assert any(frame.value.shape[0] == len(KINDS) for frame in at.dataframe)  # the summary
+
+
+def test_the_readme_links_are_the_shared_ones_of_its_share_a_view_section():
+    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    links = readme_links(text)
+    section = text.split("## Share a view", 1)[1].split("\n## ", 1)[0]
+    assert all(f"`{link}`" in section for link in links)  # each one written there
+    assert "/bpe?corpus=toy:low-lower&marker=eow&step=3" in links
+    assert not any(link.startswith("&") for link in links)  # `&remove=un`: a fragment
+    assert section.count("`/") == len(links)  # and none of the section's links missed
+
+
+def test_warm_from_a_file_opens_its_addresses_once_each(tmp_path, capsys):
+    listed = tmp_path / "monday.txt"
+    listed.write_text(f"# Monday's class\n{LINK}\n\n{LINK}\n", encoding="utf-8")
+    assert main(["warm", "--from", str(listed)]) == 0
+    out = capsys.readouterr().out
+    assert out.count(LINK) == 1 and "6 runs trained" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ([], "Name the pages to warm"),
+        (["--from", "/nowhere/monday.txt"], "There is no list of addresses at"),
+    ],
+)
+def test_warm_without_addresses_says_how_to_name_them(args, said, capsys):
+    assert main(["warm", *args]) == 2
+    assert said in capsys.readouterr().err
