@@ -54,9 +54,13 @@ def budget_from_env() -> int:
     return megabytes_from_env("SUBTOK_STORE_MB", DEFAULT_BUDGET_MB)
 
 
+TABLE = "table: "  # how the kind of a table derived from runs starts (lessons._store.derived)
+
+
 def kind_of(key: Hashable) -> str:
     """What kind of run `key` holds, for the counters: its first part when that is a name
-    (("tokenized", ...), ("compare measures", ...)), else "run"."""
+    (("tokenized", ...), ("sage", ...), a derived table's ("table: compare measures",
+    ...)), else "run"."""
     if isinstance(key, tuple) and key and isinstance(key[0], str):
         return key[0]
     return "run"

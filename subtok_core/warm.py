@@ -106,10 +106,6 @@ def find_app(given: str | None) -> Path:
     return path
 
 
-RUNS = ("run", "tokenized")  # the store's kinds of runs (subtok_core.store.kind_of) trained;
-# every other kind is a table a page derives from runs (lessons._store.derived)
-
-
 @dataclass
 class Outcome:
     """What opening one page did: runs trained and read (the store's log lines), the
@@ -137,10 +133,11 @@ class _StoreLog(logging.Handler):
         from . import store
 
         kind = getattr(record, "run_kind", "run")
-        if record.msg == store.TRAINED and kind not in RUNS:
-            self.outcome.computed_tables[kind] += 1
-        elif record.msg == store.READ and kind not in RUNS:
-            self.outcome.read_tables[kind] += 1
+        table = kind.removeprefix(store.TABLE) if kind.startswith(store.TABLE) else None
+        if record.msg == store.TRAINED and table:
+            self.outcome.computed_tables[table] += 1
+        elif record.msg == store.READ and table:
+            self.outcome.read_tables[table] += 1
         elif record.msg == store.TRAINED:
             self.outcome.trained.append(record.getMessage())
         elif record.msg == store.READ:

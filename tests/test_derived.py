@@ -28,11 +28,11 @@ LINK = f"/compare?corpus={TOY}&size={SIZE}&tok={','.join(KINDS)}"
 # what the Compare page derives for three tokenizers, by kind: per tokenizer its measures
 # and its morphology alignment; once the chart tables, the language premium and the pair
 DERIVED = {
-    "compare measures": len(KINDS),
-    "compare morphology": len(KINDS),
-    "compare charts": 1,
-    "compare languages": 1,
-    "compare pair": 1,
+    "table: compare measures": len(KINDS),
+    "table: compare morphology": len(KINDS),
+    "table: compare charts": 1,
+    "table: compare languages": 1,
+    "table: compare pair": 1,
 }
 
 
@@ -74,10 +74,11 @@ def measures() -> dict:
 
 
 def test_a_derived_table_written_by_one_store_is_read_back_equal_by_a_fresh_one(tmp_path):
-    key = ("compare measures", "bpe", "a fingerprint")
+    kind = "table: compare measures"
+    key = (kind, "bpe", "a fingerprint")
     first = Store(disk=DiskCache(tmp_path, 1 << 26))
     made = first.get(key, lambda report: measures())
-    assert first.counted("computed") == {"compare measures": 1}
+    assert first.counted("computed") == {kind: 1}
 
     def never(report):
         raise AssertionError("a restarted store computed a table kept on disk")
@@ -85,8 +86,8 @@ def test_a_derived_table_written_by_one_store_is_read_back_equal_by_a_fresh_one(
     fresh = Store(disk=DiskCache(tmp_path, 1 << 26))  # a restarted server: nothing in memory
     back = fresh.get(key, never)
     assert_same(made, back)
-    assert fresh.counted("computed") == {} and fresh.counted("read") == {"compare measures": 1}
-    assert fresh.get(key, never) is back and fresh.counted("kept") == {"compare measures": 1}
+    assert fresh.counted("computed") == {} and fresh.counted("read") == {kind: 1}
+    assert fresh.get(key, never) is back and fresh.counted("kept") == {kind: 1}
 
 
 def test_a_dataframe_is_kept_as_plain_json_column_by_column():
