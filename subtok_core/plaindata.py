@@ -30,7 +30,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 PACKAGE = "subtok_core"
 _CONTAINERS = {list: "l", set: "s", frozenset: "f", Counter: "C", OrderedDict: "O"}
@@ -74,14 +73,16 @@ def _plain(value: Any) -> Any:
         return {"a": [flat.dtype.str, list(flat.shape), data, bool(value.flags.writeable)]}
     if isinstance(value, np.generic):
         return {"n": [value.dtype.str, value.item()]}
-    if kind is pd.DataFrame:
+    if kind.__name__ == "DataFrame" and kind.__module__.partition(".")[0] == "pandas":
         return {"D": _frame(value)}
     return _record(value)
 
 
-def _frame(frame: pd.DataFrame) -> list:
+def _frame(frame) -> list:
     """A DataFrame as plain data: its columns' names, each column (a numeric one as a numpy
     array, any other as a list of plain values, with its dtype's name) and its index."""
+    import pandas as pd  # here: a command that keeps no table does not pay for pandas
+
     if not frame.columns.is_unique:
         raise TypeError("a DataFrame with repeated column names is not plain data")
     columns = []
@@ -100,9 +101,11 @@ def _frame(frame: pd.DataFrame) -> list:
     return [columns, where]
 
 
-def _unframe(body: list) -> pd.DataFrame:
+def _unframe(body: list):
     """The DataFrame _frame wrote (a column's dtype set again by name: numeric, bool,
     object, string or category only)."""
+    import pandas as pd
+
     columns, where = body
     ((tag, spec),) = where.items()
     if tag == "r":
