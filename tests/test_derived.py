@@ -158,3 +158,18 @@ def test_warm_from_a_file_opens_its_addresses_once_each(tmp_path, capsys):
 def test_warm_without_addresses_says_how_to_name_them(args, said, capsys):
     assert main(["warm", *args]) == 2
     assert said in capsys.readouterr().err
+
+
+@pytest.mark.slow  # SaGe on a real sample (19 sentences of crime)
+def test_warm_stores_sage_tables_and_verdicts_and_a_fresh_page_computes_nothing(capsys):
+    tiny = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}  # tests/test_app_sage
+    assert main(["warm", "/sage?" + "&".join(f"{k}={v}" for k, v in tiny.items())]) == 0
+    out = capsys.readouterr().out
+    assert "computed (sage diff 1, sage measures" in out and "sage tables 4)" in out  # 4 vocabs
+    clear_every_cache()
+    at = open_page("lessons/sage.py", **tiny)
+    store = trace_store()
+    assert store.counted("computed") == {}
+    read = store.counted("read")
+    assert read["table: sage tables"] == 4 and read["table: sage diff"] == 1
+    assert "Which of the paper's trends" in " ".join(h.value for h in at.subheader)
