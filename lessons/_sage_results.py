@@ -53,6 +53,13 @@ def tables(key: str, digest: str, t, vocab) -> dict:
     return w.derived(("sage tables", key, digest), compute)
 
 
+def token_count(key: str, name: str, vocab, lines) -> int:
+    """How many tokens `vocab` (named `name`) needs for the sample `key` (its `lines`),
+    kept like the measures: the sample is encoded only when the count is not kept."""
+    encode = lambda: len(tokenized(key, digest(vocab), name, vocab, lines))  # noqa: E731
+    return w.derived(("sage token count", key, digest(vocab)), encode)
+
+
 class Encoded:
     """The sample as each vocabulary encodes it, encoded on first use (tokenized): a page
     whose measures and tables are all kept encodes nothing."""

@@ -165,7 +165,7 @@ def test_warm_stores_sage_tables_and_verdicts_and_a_fresh_page_computes_nothing(
     tiny = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}  # tests/test_app_sage
     assert main(["warm", "/sage?" + "&".join(f"{k}={v}" for k, v in tiny.items())]) == 0
     out = capsys.readouterr().out
-    assert "computed (sage diff 1, sage measures" in out and "sage tables 4)" in out  # 4 vocabs
+    assert "computed (sage diff 1, sage measures" in out and "sage tables 4," in out  # 4 vocabs
     clear_every_cache()
     at = open_page("lessons/sage.py", **tiny)
     store = trace_store()
