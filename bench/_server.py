@@ -153,12 +153,12 @@ def spread(values: list[float], qs=("min", 50, 95, "max")) -> str:
 
 
 def start_server(
-    port: int, log, env: dict | None = None, flags: list[str] = ()
+    port: int, log, env: dict | None = None, flags: list[str] = (), root: Path = ROOT
 ) -> subprocess.Popen:
     """`streamlit run app.py` on 127.0.0.1:`port`, its stderr to `log` (an open file),
     returned once it answers /_stcore/health. `env` adds to (or overrides) the
     environment, `flags` are more options of `streamlit run` ("--runner.fastReruns",
-    "false", ...)."""
+    "false", ...), `root` the folder of the app.py (default: subtok's)."""
     options = "--server.headless true --server.address 127.0.0.1 --browser.gatherUsageStats false"
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", *options.split(), *flags]
     cmd += ["--server.port", str(port)]
@@ -168,7 +168,7 @@ def start_server(
     polls = f"sqlite:///{Path(log.name).with_suffix('.polls.sqlite3')}"
     env = {"SUBTOK_CACHE_DIR": "off", "SUBTOK_DB_URL": polls, **os.environ, **(env or {})}
     env["PYTHONPATH"] = str(ROOT)
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=log)
     for _ in range(120):
         if proc.poll() is not None:
             raise SystemExit(f"the server exited with code {proc.returncode}")

@@ -27,10 +27,15 @@ def example_cuts(kind: str, model_print: str, _model) -> tuple[tuple[str, ...], 
     )
 
 
-@st.cache_data(max_entries=24, show_spinner="Scoring the cuts against the gold list ...")
-def scored(kind: str, model_print: str, _model) -> morphology.Alignment:
-    """morphology.model_alignment of `_model`, once per model (fingerprint `model_print`)."""
-    return morphology.model_alignment(_model)
+def scored(kind: str, model_print: str, model) -> morphology.Alignment:
+    """morphology.model_alignment of `model`, once per model (fingerprint `model_print`),
+    kept in the server-wide store and on disk (lessons._store.derived). Read only."""
+
+    def compute() -> morphology.Alignment:
+        with st.spinner("Scoring the cuts against the gold list ..."):
+            return morphology.model_alignment(model)
+
+    return w.derived(("compare morphology", kind, model_print), compute)
 
 
 def _chars(tokens, style: str) -> tuple[str, ...]:

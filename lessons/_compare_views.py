@@ -202,11 +202,16 @@ def side_by_side(models: dict, labels: dict, cards: tuple[dict | None, str]) -> 
         st.caption(PART_NOTE.format(who=who, s="" if len(split) > 1 else "s"))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def premium_table(kinds: tuple[str, ...], prints: tuple[str, ...], _models: dict, _labels: dict):
-    """languages.premium for the chosen tokenizers, cached by their fingerprints."""
-    encoders = {_labels[k]: (lambda text, m=_models[k]: compare.encode(m, text)) for k in kinds}
-    return languages.premium(encoders)
+def premium_table(kinds: tuple[str, ...], prints: tuple[str, ...], models: dict, labels: dict):
+    """languages.premium for the chosen tokenizers, kept by their fingerprints and labels
+    in the server-wide store and on disk (lessons._store.derived). Read only."""
+
+    def compute():
+        encoders = {labels[k]: (lambda text, m=models[k]: compare.encode(m, text)) for k in kinds}
+        return languages.premium(encoders)
+
+    names = tuple(labels[k] for k in kinds)
+    return w.derived(("compare languages", *kinds, *prints, *names), compute)
 
 
 def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -> None:

@@ -142,9 +142,7 @@ def figures(key: str, trace, sentences) -> None:
     st.subheader("The paper's summary figures beside this run's")
     lines = tuple(" ".join(words) for words in sentences)
     vocabs = {"BPE": sage.bpe_model(trace).vocab, "SaGe": sage.vocab_after(trace)}
-    tokens = {
-        n: len(outcome.tokenized(key, outcome.digest(v), n, v, lines)) for n, v in vocabs.items()
-    }
+    tokens = {n: outcome.token_count(key, n, v, lines) for n, v in vocabs.items()}
     got = summary.summary_figures(vocabs["BPE"], vocabs["SaGe"], tokens["BPE"], tokens["SaGe"])
     table = pd.DataFrame(summary.figure_rows(got))
     size = sage.settings_of(trace).vocab_size

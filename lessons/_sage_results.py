@@ -28,20 +28,49 @@ def tokenized(key: str, digest: str, name: str, _vocab, _lines) -> metrics.Token
     return metrics.tokenize_with(sage.SageModel(tuple(_vocab)), list(_lines), name)
 
 
-@st.cache_data(max_entries=24, show_spinner=False)
-def measures(key: str, digest: str, bpe_digest: str, _vocab, _t, _bpe) -> sage_verdict.Measures:
-    return sage_verdict.measure(_vocab, _t, _bpe, WINDOW)
+def measures(key: str, digest: str, bpe_digest: str, vocab, t, bpe) -> sage_verdict.Measures:
+    """The verdict's measures of `vocab` (`digest`) against BPE's (`bpe_digest`) on the
+    sample `key`, kept in the server-wide store and on disk (lessons._store.derived): `t()`
+    encodes the sample only when they are not kept."""
+    compute = lambda: sage_verdict.measure(vocab, t(), bpe, WINDOW)  # noqa: E731
+    return w.derived(("sage measures", key, digest, bpe_digest), compute)
 
 
-@st.cache_data(max_entries=12, show_spinner=False)
-def tables(key: str, digest: str, _t, _vocab) -> dict:
-    return {
-        "lengths": metrics.token_lengths(_vocab),
-        "fertility": metrics.fertility(_t).table,
-        "neighbours": metrics.distinct_neighbours(_t, WINDOW).head(TOP),
-        "ratio": metrics.neighbour_ratio(_t, WINDOW).histogram,
-        "efficiency": metrics.efficiency(_t),
-    }
+def tables(key: str, digest: str, t, vocab) -> dict:
+    """The tables of the paper's charts for `vocab` (`digest`) on the sample `key`, kept
+    like the measures; `t()` encodes the sample only when they are not kept."""
+
+    def compute() -> dict:
+        encoded = t()
+        return {
+            "lengths": metrics.token_lengths(vocab),
+            "fertility": metrics.fertility(encoded).table,
+            "neighbours": metrics.distinct_neighbours(encoded, WINDOW).head(TOP),
+            "ratio": metrics.neighbour_ratio(encoded, WINDOW).histogram,
+            "efficiency": metrics.efficiency(encoded),
+        }
+
+    return w.derived(("sage tables", key, digest), compute)
+
+
+def token_count(key: str, name: str, vocab, lines) -> int:
+    """How many tokens `vocab` (named `name`) needs for the sample `key` (its `lines`),
+    kept like the measures: the sample is encoded only when the count is not kept."""
+    encode = lambda: len(tokenized(key, digest(vocab), name, vocab, lines))  # noqa: E731
+    return w.derived(("sage token count", key, digest(vocab)), encode)
+
+
+class Encoded:
+    """The sample as each vocabulary encodes it, encoded on first use (tokenized): a page
+    whose measures and tables are all kept encodes nothing."""
+
+    def __init__(self, key: str, vocabs: dict, lines) -> None:
+        self.key, self.vocabs, self.lines = key, vocabs, lines
+
+    def of(self, name: str, vocab=None):
+        """What encodes the sample with `vocab` (the vocabulary `name` by default)."""
+        vocab = self.vocabs[name] if vocab is None else vocab
+        return lambda: tokenized(self.key, digest(vocab), name, vocab, self.lines)
 
 
 def results(trace, controls: dict, randoms: list, sentences, key: str) -> None:
@@ -52,7 +81,7 @@ def results(trace, controls: dict, randoms: list, sentences, key: str) -> None:
         "random-pruned": sage.vocab_after(controls["random"]),
     }
     lines = tuple(" ".join(words) for words in sentences)
-    toks = {n: tokenized(key, digest(v), n, v, lines) for n, v in vocabs.items()}
+    toks = Encoded(key, vocabs, lines)
     verdicts(vocabs, toks, randoms, lines, key)
     overlaps(trace, vocabs)
     charts(vocabs, toks, key)
@@ -62,14 +91,13 @@ def _measure(key, vocab, t, bpe):
     return measures(key, digest(vocab), digest(bpe), vocab, t, bpe)
 
 
-def verdicts(vocabs: dict, toks: dict, randoms: list, lines, key: str) -> None:
+def verdicts(vocabs: dict, toks: Encoded, randoms: list, lines, key: str) -> None:
     bpe = vocabs["BPE"]
-    got = {n: _measure(key, v, toks[n], bpe) for n, v in vocabs.items()}
+    got = {n: _measure(key, v, toks.of(n), bpe) for n, v in vocabs.items()}
     rand = []
     for trace in randoms:
         vocab = sage.vocab_after(trace)
-        t = tokenized(key, digest(vocab), "random-pruned", vocab, lines)
-        rand.append(_measure(key, vocab, t, bpe))
+        rand.append(_measure(key, vocab, toks.of("random-pruned", vocab), bpe))
     st.subheader("Which of the paper's trends does this sample reproduce?")
     for trend in sage_verdict.TRENDS:
         line = sage_verdict.verdict(trend, got["BPE"], got["SaGe"], got["frequency-pruned"], rand)
@@ -166,8 +194,8 @@ CHARTS = [  # title, table, HOW_TO_READ key, builder
 ]
 
 
-def charts(vocabs: dict, toks: dict, key: str) -> None:
-    per = {n: tables(key, digest(v), toks[n], v) for n, v in vocabs.items()}
+def charts(vocabs: dict, toks: Encoded, key: str) -> None:
+    per = {n: tables(key, digest(v), toks.of(n), v) for n, v in vocabs.items()}
     st.subheader("The paper's charts, four vocabularies of the same size")
     spent = viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})
     altair_chart(viz_compare.efficiency_chart(spent, names=NAMES))
@@ -179,7 +207,10 @@ def charts(vocabs: dict, toks: dict, key: str) -> None:
             st.markdown(f"#### {title}")
             altair_chart(builder(table, names=NAMES))
             st.caption(viz_compare.HOW_TO_READ[read])
-    diff = metrics.frequency_diff(toks["SaGe"], toks["BPE"])
+    diff = w.derived(
+        ("sage diff", key, digest(vocabs["SaGe"]), digest(vocabs["BPE"])),
+        lambda: metrics.frequency_diff(toks.of("SaGe")(), toks.of("BPE")()),
+    )
     st.markdown("#### Tokens whose frequency differs most (Table 3)")
     altair_chart(viz_compare.frequency_diff_chart(diff))
     st.caption(viz_compare.HOW_TO_READ["frequency_diff"])

@@ -10,7 +10,7 @@ from collections.abc import Callable, Hashable
 import streamlit as st
 
 from subtok_core import batch, diskcache
-from subtok_core.store import Store
+from subtok_core.store import TABLE, Store
 
 
 class TraceStore(Store):
@@ -70,6 +70,18 @@ class TraceStore(Store):
         with self.lock:
             key = next((k for k, (kept, _size) in self.runs.items() if kept is run), None)
         return key if key is None or isinstance(key, str) else fingerprint(key)
+
+
+def derived(key: tuple, compute: Callable[[], object]):
+    """A table a page derives from finished runs (measures, chart tables...), computed once
+    per server and kept like a run: in the server-wide store and, as plain data, on disk,
+    so a restarted server reads it instead of computing it. `key`: the kind of table (a
+    name; the store counts it as "table: NAME", see Store.counted) then everything it
+    depends on, as strings and numbers (the fingerprints of the runs it is drawn from, the
+    measured lines...). What it returns is shared by every session as it is: nobody may
+    change it."""
+    kind = TABLE + key[0]
+    return trace_store().get((kind, *key[1:]), lambda report: compute(), name=kind)
 
 
 def bar_text(label: str, done: int, total: int) -> str:

@@ -38,7 +38,7 @@ from lessons._steps import (  # noqa: F401
     step_slider,
     stepped,
 )
-from lessons._store import TraceStore, fingerprint, run_key, trace_store  # noqa: F401
+from lessons._store import TraceStore, derived, fingerprint, run_key, trace_store  # noqa: F401
 from lessons._url import (  # noqa: F401
     FIXES,
     choice_box,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Callable
 
 import pandas as pd
 import streamlit as st
@@ -197,6 +198,21 @@ def shipped_lines(source: str) -> tuple[tuple[str, ...], str]:
     return lines, w.fingerprint(lines)
 
 
+class Encodings:
+    """The corpus as each model encodes it (tokenized), got on first use: a page whose
+    tables are all kept (lessons._store.derived) neither reads nor encodes the corpus (on a
+    real sample, reading the encodings back from disk was about 1 s of a restart)."""
+
+    def __init__(self, models: dict, keys: dict, lines) -> None:
+        self.models, self.keys, self.lines = models, keys, lines
+        self._found: dict[str, metrics.Tokenized] | None = None
+
+    def __getitem__(self, kind: str) -> metrics.Tokenized:
+        if self._found is None:
+            self._found = tokenized(self.models, self.keys, self.lines)
+        return self._found[kind]
+
+
 def tokenized(models: dict, keys: dict, lines) -> dict[str, metrics.Tokenized]:
     """The corpus `lines` encoded by each model (`keys`: the fingerprint of each model and
     the lines, see charts), all at once. Kept in the server-wide store like a trained run
@@ -218,21 +234,26 @@ def tokenized(models: dict, keys: dict, lines) -> dict[str, metrics.Tokenized]:
     return {k: found["tokenized", k, keys[k]] for k in models}
 
 
-@st.cache_resource(max_entries=24, show_spinner=False)
-def tables(kind: str, fingerprint: str, _t, _vocab) -> dict:
-    """Every metric of one tokenizer on one corpus, computed once per model and corpus:
-    `_t` and `_vocab` are the corpus as `model` encodes it (tokenized) and the vocabulary the
-    measures read (compare.vocabulary: a pretrained tokenizer's pieces used on the corpus).
-    Shared by every session as it is (a cache_resource: no copy made per run, which cost
-    more than drawing), so nothing may change what it returns."""
-    return {
-        "lengths": metrics.token_lengths(_vocab),
-        "fertility": metrics.fertility(_t),
-        "efficiency": metrics.efficiency(_t),
-        "neighbours": metrics.distinct_neighbours(_t, WINDOW),
-        "ratio": metrics.neighbour_ratio(_t, WINDOW),
-        "profile": metrics.frequency_profile(_t, _vocab),
-    }
+def tables(kind: str, fingerprint: str, model, toks: Encodings) -> dict:
+    """Every metric of one tokenizer on one corpus, computed once per model and corpus
+    (`fingerprint`: of both) and kept in the server-wide store and on disk: from the corpus
+    as `model` encodes it (toks[kind], read only when the metrics are not kept) and the
+    vocabulary the measures read (compare.vocabulary: a pretrained tokenizer's pieces used
+    on the corpus). Shared by every session as it is, so nothing may change it."""
+
+    def compute() -> dict:
+        t = toks[kind]
+        pieces = compare.vocabulary(model, t)
+        return {
+            "lengths": metrics.token_lengths(pieces),
+            "fertility": metrics.fertility(t),
+            "efficiency": metrics.efficiency(t),
+            "neighbours": metrics.distinct_neighbours(t, WINDOW),
+            "ratio": metrics.neighbour_ratio(t, WINDOW),
+            "profile": metrics.frequency_profile(t, pieces),
+        }
+
+    return w.derived(("compare measures", kind, fingerprint), compute)
 
 
 def chart(
@@ -265,11 +286,8 @@ def charts(models: dict, prints: dict, measured: tuple, names: list[str]) -> dic
     fingerprint of both: SaGe's numbers follow the vocabulary this session trained."""
     lines, lines_print = measured  # measure_lines: the lines and their fingerprint
     keys = {k: w.fingerprint(prints[k], lines_print) for k in models}
-    toks = tokenized(models, keys, lines)
-    per = {
-        label(k): tables(k, keys[k], toks[k], compare.vocabulary(m, toks[k]))
-        for k, m in models.items()
-    }
+    toks = Encodings(models, keys, lines)
+    per = {label(k): tables(k, keys[k], m, toks) for k, m in models.items()}
     run = w.fingerprint(*sorted(keys.items()), *names)  # the models, the lines, the colors
     shown = chart_tables(run, per)
     st.subheader("Encoding efficiency")
@@ -297,11 +315,16 @@ def charts(models: dict, prints: dict, measured: tuple, names: list[str]) -> dic
     return per  # label -> its measures, for the 002 view below
 
 
-@st.cache_resource(max_entries=24, show_spinner=False)
-def chart_tables(fingerprint: str, _per: dict) -> dict[str, pd.DataFrame]:
-    """The tables the section draws from the measures `_per` (label -> tables(...);
+def chart_tables(fingerprint: str, per: dict) -> dict[str, pd.DataFrame]:
+    """The tables the section draws from the measures `per` (label -> tables(...);
     `fingerprint`: theirs, and the names' order): the summary, and one per chart. Built
-    once and shared by every session, read only."""
+    once and kept like the measures (the store, the disk), shared by every session, read
+    only."""
+    return w.derived(("compare charts", fingerprint), lambda: _chart_tables(per))
+
+
+def _chart_tables(_per: dict) -> dict[str, pd.DataFrame]:
+    """chart_tables, computed."""
     summary = pd.DataFrame(
         [
             {
@@ -357,17 +380,22 @@ def _table(value) -> pd.DataFrame:
     return value.table
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def compared(fingerprint: str, _models: tuple, _toks: tuple, names: tuple[str, str]):
-    """The overlap of two vocabularies (`_models`, as encoded in `_toks`) and the
+def compared(fingerprint: str, models: tuple, toks: Callable, names: tuple[str, str]):
+    """The overlap of two vocabularies (`models`, as encoded in `toks()`) and the
     frequency differences of their tokens, kept per `fingerprint` of both (their models
-    and measured lines): every session of a class asks for the same."""
-    vocab_a, vocab_b = (compare.vocabulary(m, t) for m, t in zip(_models, _toks, strict=True))
-    both = metrics.overlap(vocab_a, vocab_b, names=names)
-    return metrics.readable(both.table), metrics.frequency_diff(*_toks)
+    and measured lines) and their `names` in the store and on disk: every session of a
+    class asks for the same. Read only (a copy is the caller's to change)."""
+
+    def compute():
+        encoded = toks()
+        vocab_a, vocab_b = (compare.vocabulary(m, t) for m, t in zip(models, encoded, strict=True))
+        both = metrics.overlap(vocab_a, vocab_b, names=names)
+        return metrics.readable(both.table), metrics.frequency_diff(*encoded)
+
+    return w.derived(("compare pair", fingerprint, *names), compute)
 
 
-def pair_panel(models: dict, toks: dict, keys: dict, names: list[str]) -> None:
+def pair_panel(models: dict, toks: Encodings, keys: dict, names: list[str]) -> None:
     """The first tokenizer against another one: vocabulary overlap, frequency shifts,
     each tokenizer in its colour of every other chart (`names`)."""
     first, *others = models
@@ -379,7 +407,8 @@ def pair_panel(models: dict, toks: dict, keys: dict, names: list[str]) -> None:
     st.subheader(f"{a} against {b}")
     pair = (first, other)
     run = w.fingerprint(keys[first], keys[other], *names)  # the models, the colours
-    both, diff = compared(run, tuple(models[k] for k in pair), tuple(toks[k] for k in pair), (a, b))
+    encoded = lambda: tuple(toks[k] for k in pair)  # noqa: E731  (read only if not kept)
+    both, diff = compared(run, tuple(models[k] for k in pair), encoded, (a, b))
     share = metrics.COLUMN_NAMES["word_initial_share"]
     st.dataframe(
         both,

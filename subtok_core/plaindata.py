@@ -73,7 +73,65 @@ def _plain(value: Any) -> Any:
         return {"a": [flat.dtype.str, list(flat.shape), data, bool(value.flags.writeable)]}
     if isinstance(value, np.generic):
         return {"n": [value.dtype.str, value.item()]}
+    if kind.__name__ == "DataFrame" and kind.__module__.partition(".")[0] == "pandas":
+        return {"D": _frame(value)}
     return _record(value)
+
+
+def _frame(frame) -> list:
+    """A DataFrame as plain data: its columns' names, each column (a numeric one as a numpy
+    array, any other as a list of plain values, with its dtype's name) and its index."""
+    import pandas as pd  # here: a command that keeps no table does not pay for pandas
+
+    if not frame.columns.is_unique:
+        raise TypeError("a DataFrame with repeated column names is not plain data")
+    columns = []
+    for name in frame.columns:
+        column = frame[name]
+        if isinstance(column.dtype, pd.CategoricalDtype) and column.dtype.ordered:
+            raise TypeError("an ordered category column is not plain data")
+        numeric = column.dtype.kind in "biufc" and isinstance(column.dtype, np.dtype)
+        values = column.to_numpy() if numeric else column.tolist()
+        columns.append([_plain(name), _dtype(column.dtype), _plain(values)])
+    index = frame.index
+    if isinstance(index, pd.RangeIndex):
+        where = {"r": [index.start, index.stop, index.step, _plain(index.name)]}
+    else:
+        where = {"i": [_plain(index.tolist()), _plain(index.name), _dtype(index.dtype)]}
+    return [columns, where]
+
+
+def _unframe(body: list):
+    """The DataFrame _frame wrote (a column's dtype set again by name: numeric, bool,
+    object, string or category only)."""
+    import pandas as pd
+
+    columns, where = body
+    ((tag, spec),) = where.items()
+    if tag == "r":
+        index = pd.RangeIndex(int(spec[0]), int(spec[1]), int(spec[2]), name=_value(spec[3]))
+    else:
+        index = pd.Index(list(_value(spec[0])), name=_value(spec[1]), dtype=_checked(spec[2]))
+    data = {}
+    for name, dtype, values in columns:
+        data[_value(name)] = pd.Series(list(_value(values)), index=index, dtype=_checked(dtype))
+    return pd.DataFrame(data, index=index, columns=[_value(c[0]) for c in columns])
+
+
+def _dtype(dtype) -> str:
+    """A column's dtype by name (a category's categories are its values again)."""
+    return str(dtype)
+
+
+def _checked(dtype: str) -> str:
+    """`dtype` if it is one a DataFrame read from disk may have: numbers, bool, text,
+    object, category."""
+    if not (dtype in _NAMED_DTYPES or np.dtype(dtype).kind in "biufcO"):
+        raise ValueError(f"a column of dtype {dtype!r} is not plain data")
+    return dtype
+
+
+_NAMED_DTYPES = ("category", "str", "string", "object", "bool", "boolean", "Int64", "Float64")
 
 
 def _record(value: Any) -> Any:
@@ -133,6 +191,8 @@ def _value(data: Any) -> Any:
         return _array(*body)
     if tag == "n":
         return np.dtype(body[0]).type(body[1])
+    if tag == "D":
+        return _unframe(body)
     if tag == "c":
         return _build(_type(body[0], body[1]), [_value(item) for item in body[2]])
     raise ValueError(f"unknown tag {tag!r}")

@@ -33,7 +33,7 @@ import pickle
 import threading
 import time
 import weakref
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +52,24 @@ TRAINED, READ = "trained %s in %.1f s", "read %s from the disk cache in %.1f s"
 def budget_from_env() -> int:
     """The byte budget from ``SUBTOK_STORE_MB`` (a positive number of megabytes)."""
     return megabytes_from_env("SUBTOK_STORE_MB", DEFAULT_BUDGET_MB)
+
+
+TABLE = "table: "  # how the kind of a table derived from runs starts (lessons._store.derived)
+
+
+def kind_of(key: Hashable) -> str:
+    """What kind of run `key` holds, for the counters: its first part when that is a name
+    (("tokenized", ...), ("sage", ...), a derived table's ("table: compare measures",
+    ...)), else "run"."""
+    if isinstance(key, tuple) and key and isinstance(key[0], str):
+        return key[0]
+    return "run"
+
+
+def _kind(key: Hashable) -> dict[str, str]:
+    """The `extra` of a log line about `key`: its record's `run_kind` (`subtok warm` counts
+    by it)."""
+    return {"run_kind": kind_of(key)}
 
 
 def _label(key: Hashable, name: str | None = None) -> str:
@@ -103,6 +121,8 @@ class Store:
         self.pins: dict[Hashable, int] = {}  # key -> how many leases hold it
         self.used = 0
         self.computed = 0  # how many runs were computed (not taken from the store)
+        # per kind of run (kind_of): how many were computed, read from disk, found in memory
+        self.counts: Counter[tuple[str, str]] = Counter()
 
     def cached(self, key: Hashable, name: str | None = None):
         """The run kept under `key` (now the most recently used), in memory or on disk;
@@ -110,6 +130,7 @@ class Store:
         with self.lock:
             if key in self.runs:
                 self.runs.move_to_end(key)
+                self.counts[kind_of(key), "kept"] += 1
                 return self.runs[key][0]
             if key in self.flights:  # under way: the caller's get() waits with its progress
                 return None
@@ -206,6 +227,7 @@ class Store:
             with self.lock:
                 if key in self.runs:
                     self.runs.move_to_end(key)
+                    self.counts[kind_of(key), "kept"] += 1
                     return self.runs[key][0]
                 flight = self.flights.get(key)
                 leader = flight is None
@@ -234,12 +256,14 @@ class Store:
             data = None
             if found is not None:
                 value, size = found
-                log.info(READ, _label(key, name), time.perf_counter() - began)
+                log.info(READ, _label(key, name), time.perf_counter() - began, extra=_kind(key))
+                self._count(key, "read")
                 self.keep(key, value)
             else:
                 value = compute(report)
                 self.computed += 1
-                log.info(TRAINED, _label(key, name), time.perf_counter() - began)
+                self._count(key, "computed")
+                log.info(TRAINED, _label(key, name), time.perf_counter() - began, extra=_kind(key))
                 data = None if disk is None else self._encoded(value)
                 self.keep(key, value, size)
         except BaseException:
@@ -255,6 +279,16 @@ class Store:
         if data is not None and len(data) <= self.budget:  # the waiters have it already
             self.disk.save(key, data)
         return value
+
+    def _count(self, key: Hashable, how: str) -> None:
+        with self.lock:
+            self.counts[kind_of(key), how] += 1
+
+    def counted(self, how: str) -> dict[str, int]:
+        """{kind: how many runs of that kind were `how` ("computed", "read" from disk,
+        "kept": found in memory)} since the store began."""
+        with self.lock:
+            return {kind: n for (kind, seen), n in sorted(self.counts.items()) if seen == how}
 
     def _encoded(self, value) -> bytes | None:
         """The run as the disk keeps it, plain data (None without a disk, or for a run that

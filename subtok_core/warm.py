@@ -22,6 +22,7 @@ import argparse
 import logging
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -38,7 +39,18 @@ HELP = (
 def add(commands) -> None:
     """The `warm` subcommand of `subtok`."""
     warm = commands.add_parser("warm", help=HELP, description=__doc__.split("\n\n")[0])
-    warm.add_argument("urls", nargs="+", metavar="URL", help="a page's address, e.g. /bpe?...")
+    warm.add_argument("urls", nargs="*", metavar="URL", help="a page's address, e.g. /bpe?...")
+    warm.add_argument(
+        "--readme",
+        action="store_true",
+        help="also every deep link of the README's 'Share a view' section (the shared ones)",
+    )
+    warm.add_argument(
+        "--from",
+        dest="listed",
+        metavar="FILE",
+        help="also the addresses in FILE, one per line (# starts a comment)",
+    )
     warm.add_argument(
         "--app", metavar="PATH", help="the app's app.py (default: found beside the package)"
     )
@@ -97,10 +109,13 @@ def find_app(given: str | None) -> Path:
 @dataclass
 class Outcome:
     """What opening one page did: runs trained and read (the store's log lines), the
-    page's warnings and errors, and how long it took."""
+    tables derived from them computed and read, per kind, the page's warnings and errors,
+    and how long it took."""
 
     trained: list[str] = field(default_factory=list)
     read: list[str] = field(default_factory=list)
+    computed_tables: Counter = field(default_factory=Counter)
+    read_tables: Counter = field(default_factory=Counter)
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -117,7 +132,13 @@ class _StoreLog(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         from . import store
 
-        if record.msg == store.TRAINED:
+        kind = getattr(record, "run_kind", "run")
+        table = kind.removeprefix(store.TABLE) if kind.startswith(store.TABLE) else None
+        if record.msg == store.TRAINED and table:
+            self.outcome.computed_tables[table] += 1
+        elif record.msg == store.READ and table:
+            self.outcome.read_tables[table] += 1
+        elif record.msg == store.TRAINED:
             self.outcome.trained.append(record.getMessage())
         elif record.msg == store.READ:
             self.outcome.read.append(record.getMessage())
@@ -150,6 +171,24 @@ def open_page(app: Path, page: str, query: dict, timeout: float, collected: _Sto
     return outcome
 
 
+def wanted(args: argparse.Namespace, app: Path) -> list[str]:
+    """The addresses to open: those typed, then the README's shared links (--readme), then
+    a file's (--from), each once in that order."""
+    from . import warm_links
+
+    urls = list(args.urls)
+    if args.readme:
+        urls += warm_links.readme_of(app)
+    if args.listed:
+        urls += warm_links.from_file(args.listed)
+    if not urls:
+        raise ValueError(
+            "Name the pages to warm: addresses (/bpe?...), --readme for the README's shared "
+            "links, or --from FILE."
+        )
+    return list(dict.fromkeys(urls))
+
+
 def run(args: argparse.Namespace) -> None:
     """Open every page; say per page what was trained and what the page showed."""
     from . import diskcache
@@ -161,7 +200,8 @@ def run(args: argparse.Namespace) -> None:
         )
     app = find_app(args.app)
     lessons = lesson_pages(app)
-    pages = [(url, *page_and_query(url, lessons)) for url in args.urls]  # a bad one: refused
+    urls = wanted(args, app)
+    pages = [(url, *page_and_query(url, lessons)) for url in urls]  # a bad one: refused
     if str(app.parent) not in sys.path:  # app.py imports lessons/ from its own directory
         sys.path.insert(0, str(app.parent))
     print(f"Cache: {cache.directory} (at most {cache.max_bytes / 2**20:,.0f} MB)")
@@ -200,4 +240,17 @@ def report(outcome: Outcome) -> None:
         print(f"  error on the page: {text}")
     runs = len(outcome.trained)
     kept = "" if not outcome.read else f", {len(outcome.read)} read from the cache"
-    print(f"  ready in {outcome.seconds:.1f} s: {runs} run{'s' * (runs != 1)} trained{kept}")
+    runs_done = f"{runs} run{'s' * (runs != 1)} trained{kept}"
+    print(f"  ready in {outcome.seconds:.1f} s: {runs_done}{tables_line(outcome)}")
+
+
+def tables_line(outcome: Outcome) -> str:
+    """What the page derived from its runs, one line: '; tables: 9 computed (compare
+    measures 3, ...), 0 read' (nothing when the page derived no table)."""
+    parts = []
+    for how, counts in (("computed", outcome.computed_tables), ("read", outcome.read_tables)):
+        kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
+        parts.append(f"{sum(counts.values())} {how}" + (f" ({kinds})" if kinds else ""))
+    if not (outcome.computed_tables or outcome.read_tables):
+        return ""
+    return "; tables derived from them: " + ", ".join(parts)

@@ -1,0 +1,175 @@
+"""The tables a page derives from finished runs (Compare's measures, chart tables, language
+premium, morphology alignment) survive a restart: kept on disk as plain data by the store,
+read back equal by a fresh one, and warmed by `subtok warm` (each test has its own cache
+directory: tests/conftest.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from apptools import open_page
+from conftest import clear_every_cache
+
+from lessons._store import trace_store
+from subtok_core import compare, corpus, plaindata
+from subtok_core import measure as metrics
+from subtok_core.cli import main
+from subtok_core.diskcache import DiskCache
+from subtok_core.measure import morphology
+from subtok_core.store import Store
+from subtok_core.warm_links import readme_links
+
+TOY, SIZE, KINDS = "toy:hug-pug", 30, ("bpe", "wordpiece", "unigram")
+LINK = f"/compare?corpus={TOY}&size={SIZE}&tok={','.join(KINDS)}"
+# what the Compare page derives for three tokenizers, by kind: per tokenizer its measures
+# and its morphology alignment; once the chart tables, the language premium and the pair
+DERIVED = {
+    "table: compare measures": len(KINDS),
+    "table: compare morphology": len(KINDS),
+    "table: compare charts": 1,
+    "table: compare languages": 1,
+    "table: compare pair": 1,
+}
+
+
+def assert_same(a, b) -> None:
+    """`a` and `b` hold equal values: DataFrames compared as pandas does (dtypes too),
+    records field by field (a record holding a DataFrame has no == of its own)."""
+    assert type(a) is type(b)
+    if isinstance(a, pd.DataFrame):
+        pd.testing.assert_frame_equal(a, b)
+    elif dataclasses.is_dataclass(a):
+        for f in dataclasses.fields(a):
+            assert_same(getattr(a, f.name), getattr(b, f.name))
+    elif isinstance(a, dict):
+        assert list(a) == list(b)
+        for k in a:
+            assert_same(a[k], b[k])
+    elif isinstance(a, tuple):
+        assert len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            assert_same(x, y)
+    else:
+        assert a == b
+
+
+def measures() -> dict:
+    """What Compare measures of one tokenizer (lessons/compare.py's tables) on the toy."""
+    model = compare.train("bpe", corpus.load(TOY), SIZE)
+    t = compare.encode_corpus(model, tuple(corpus.load_lines(TOY)), "bpe")
+    vocab = compare.vocabulary(model, t)
+    return {
+        "lengths": metrics.token_lengths(vocab),
+        "fertility": metrics.fertility(t),
+        "efficiency": metrics.efficiency(t),
+        "neighbours": metrics.distinct_neighbours(t, 5),
+        "ratio": metrics.neighbour_ratio(t, 5),
+        "profile": metrics.frequency_profile(t, vocab),
+        "morphology": morphology.model_alignment(model),
+    }
+
+
+def test_a_derived_table_written_by_one_store_is_read_back_equal_by_a_fresh_one(tmp_path):
+    kind = "table: compare measures"
+    key = (kind, "bpe", "a fingerprint")
+    first = Store(disk=DiskCache(tmp_path, 1 << 26))
+    made = first.get(key, lambda report: measures())
+    assert first.counted("computed") == {kind: 1}
+
+    def never(report):
+        raise AssertionError("a restarted store computed a table kept on disk")
+
+    fresh = Store(disk=DiskCache(tmp_path, 1 << 26))  # a restarted server: nothing in memory
+    back = fresh.get(key, never)
+    assert_same(made, back)
+    assert fresh.counted("computed") == {} and fresh.counted("read") == {kind: 1}
+    assert fresh.get(key, never) is back and fresh.counted("kept") == {kind: 1}
+
+
+def test_a_dataframe_is_kept_as_plain_json_column_by_column():
+    frame = pd.DataFrame(
+        {
+            "piece": ["▁hug", "s", None],
+            "count": [15, 4, 1],
+            "share": [0.75, 0.2, float("nan")],
+            "start": [True, False, False],
+            "kind": pd.Categorical(["bpe", "bpe", "unigram"]),
+        },
+        index=pd.Index(["a", "b", "c"], name="row"),
+    )
+    data = plaindata.encode(frame)
+    assert b"pickle" not in data and json.loads(data)["D"]  # JSON, tagged as a DataFrame
+    pd.testing.assert_frame_equal(plaindata.decode(data), frame)
+
+
+def test_a_dataframe_of_an_unknown_dtype_is_refused():
+    bad = {"D": [[["when", "datetime64[ns]", {"l": [0]}]], {"r": [0, 1, 1, None]}]}
+    with pytest.raises(ValueError, match="dtype"):
+        plaindata.decode(json.dumps(bad))
+
+
+def test_warm_stores_compare_tables_and_a_fresh_page_computes_nothing(fresh_cache_dir, capsys):
+    assert main(["warm", LINK]) == 0
+    out = capsys.readouterr().out
+    computed = sum(DERIVED.values())
+    assert f"tables derived from them: {computed} computed" in out and ", 0 read" in out
+    assert "compare measures 3" in out
+    files = len(DiskCache(fresh_cache_dir, 1 << 30).files())
+    assert files == len(KINDS) * 2 + computed  # each training and encoding, and the tables
+
+    clear_every_cache()  # a restarted server: st caches and the in-memory store emptied
+    at = open_page("lessons/compare.py", corpus=TOY, size=str(SIZE), tok=",".join(KINDS))
+    store = trace_store()
+    assert store.counted("computed") == {}
+    # the encodings of the corpus are not even read: every table drawn from them is kept
+    assert store.counted("read") == {**DERIVED, "run": len(KINDS)}
+    assert any(frame.value.shape[0] == len(KINDS) for frame in at.dataframe)  # the summary
+
+
+def test_the_readme_links_are_the_shared_ones_of_its_share_a_view_section():
+    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    links = readme_links(text)
+    section = text.split("## Share a view", 1)[1].split("\n## ", 1)[0]
+    assert all(f"`{link}`" in section for link in links)  # each one written there
+    assert "/bpe?corpus=toy:low-lower&marker=eow&step=3" in links
+    assert not any(link.startswith("&") for link in links)  # `&remove=un`: a fragment
+    assert section.count("`/") == len(links)  # and none of the section's links missed
+
+
+def test_warm_from_a_file_opens_its_addresses_once_each(tmp_path, capsys):
+    listed = tmp_path / "monday.txt"
+    listed.write_text(f"# Monday's class\n{LINK}\n\n{LINK}\n", encoding="utf-8")
+    assert main(["warm", "--from", str(listed)]) == 0
+    out = capsys.readouterr().out
+    assert out.count(LINK) == 1 and "6 runs trained" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ([], "Name the pages to warm"),
+        (["--from", "/nowhere/monday.txt"], "There is no list of addresses at"),
+    ],
+)
+def test_warm_without_addresses_says_how_to_name_them(args, said, capsys):
+    assert main(["warm", *args]) == 2
+    assert said in capsys.readouterr().err
+
+
+@pytest.mark.slow  # SaGe on a real sample (19 sentences of crime)
+def test_warm_stores_sage_tables_and_verdicts_and_a_fresh_page_computes_nothing(capsys):
+    tiny = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}  # tests/test_app_sage
+    assert main(["warm", "/sage?" + "&".join(f"{k}={v}" for k, v in tiny.items())]) == 0
+    out = capsys.readouterr().out
+    assert "computed (sage diff 1, sage measures" in out and "sage tables 4," in out  # 4 vocabs
+    clear_every_cache()
+    at = open_page("lessons/sage.py", **tiny)
+    store = trace_store()
+    assert store.counted("computed") == {}
+    read = store.counted("read")
+    assert read["table: sage tables"] == 4 and read["table: sage diff"] == 1
+    assert "Which of the paper's trends" in " ".join(h.value for h in at.subheader)
