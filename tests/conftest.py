@@ -4,17 +4,13 @@ import atexit
 import logging
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 import streamlit as st
 import tiktoken
+from _servers import app_server, free_port
 from tiktoken.load import load_tiktoken_bpe
 
 from subtok_core.pretrained import files
@@ -49,12 +45,6 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def poll_db_url(tmp_path_factory) -> str:
     """The class polls' database of the app the browser tests start (never the user's)."""
@@ -65,44 +55,8 @@ def poll_db_url(tmp_path_factory) -> str:
 def app_url(poll_db_url):
     """Start `streamlit run app.py` on a free loopback port; stop it after the session
     (the browser tests open it; tests/test_load_ws.py speaks to it without a browser)."""
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SUBTOK_DB_URL": poll_db_url}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.address",
-            "127.0.0.1",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as resp:
-                    if resp.read() == b"ok":
-                        break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("the app did not answer /_stcore/health within 60 s")
+    with app_server(free_port(), {"SUBTOK_DB_URL": poll_db_url}) as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def clear_every_cache() -> None:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from _poll_servers import app_server, free_port
+from _servers import app_server, free_port
 from playwright.sync_api import Browser, expect
 from sqlalchemy import select
 

@@ -1,4 +1,4 @@
-"""App servers for the class poll's whole-lesson tests (tests/test_e2e_poll.py): each on a
+"""App servers for the browser tests (conftest.py's app_url, tests/test_e2e_poll.py): each on a
 free loopback port, with the environment a test gives it (the poll database, the public
 URL the panel's link and QR code use), stopped after."""
 
