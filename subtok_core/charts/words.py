@@ -27,7 +27,10 @@ def described(chart, title: str, description: str):
 def _number(value: float, fmt: str = "") -> str:
     if fmt:
         return format(value, fmt)
-    return f"{value:,}" if float(value).is_integer() else f"{value:,.4g}"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    # a SaGe loss of 41,115.1, not 4.112e+04; a small value to 4 significant digits
+    return f"{value:,.1f}" if abs(value) >= 1000 else f"{value:,.4g}"
 
 
 def _each(df: pd.DataFrame, say, field: str = "tokenizer") -> str:
