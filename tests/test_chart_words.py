@@ -139,3 +139,12 @@ def test_the_sentences_name_the_marked_bars_and_the_polls_choice():
         "test": 'datum.verdict === "the algorithm\'s choice"',
         "value": 4,
     }
+
+
+def test_a_large_loss_is_written_with_its_digits_not_in_e_notation():
+    """SaGe's loss on a small sample is some 41,115.1: the sentence under the curve says so,
+    as the table beside it does (it said 4.112e+04)."""
+    from subtok_core.charts import words
+
+    frame = pd.DataFrame({"step": [1, 3], "loss": [41115.1, 41640.0]})
+    assert words.loss(frame, "loss") == "The loss goes from 41,115.1 at step 1 to 41,640 at step 3."
