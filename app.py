@@ -6,9 +6,9 @@ from pathlib import Path
 import streamlit as st
 
 from lessons import _a11y, _present
-from lessons import _widgets as w
 from lessons._guard import guarded
 from lessons._keys import enter_page
+from lessons._views import open_view
 
 # the favicon is a file of ours: a material icon or an emoji as page_icon is fetched from
 # the internet by the browser, which a classroom offline or behind a firewall cannot reach
@@ -53,7 +53,7 @@ with st.sidebar:
         "subtok shows how subword tokenizers learn their vocabulary, one step at a time. "
         "Every number on these pages is computed from the corpus you choose."
     )
-w.open_view()  # the page's own last view, not the last page's (lessons/_views.py)
+open_view()  # the page's own last view, not the last page's (lessons/_views.py)
 _present.frame()
 _a11y.frame()  # contrast, screen-reader text: lessons/_a11y.py
 guarded(page.run, page.url_path)  # no exception reaches the browser: lessons/_guard.py

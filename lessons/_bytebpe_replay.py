@@ -8,8 +8,9 @@ import html
 import pandas as pd
 import streamlit as st
 
-from lessons import _widgets as w
 from lessons._bytebpe_views import PAGE, pair_label, quoted, show_chips, shown, symbol_chips
+from lessons._keys import widget_key
+from lessons._store import fingerprint, run_key
 from subtok_core import bytebpe
 
 DEFAULT_TEXT = "hello 😀 world 12345"
@@ -33,7 +34,7 @@ def encoder_for(vocab: str, trace, i: int) -> bytebpe.Encoder:
     a pretrained tokenizer's once per server (bytebpe.for_tokenizer)."""
     if vocab != "trained":
         return bytebpe.for_tokenizer(vocab)
-    run = w.run_key(trace)
+    run = run_key(trace)
     if run is None:
         return bytebpe.for_model(bytebpe.model_from_trace(trace, i))
     return _trained_encoder(run, i, trace)
@@ -43,9 +44,9 @@ def replay_panel(trace, i: int, style: str) -> None:
     """Type a text: its chunks, one chunk's merges rank by rank, and every token with its id."""
     st.subheader("Encode a text, merge by merge")
     left, right = st.columns([3, 2])
-    text = left.text_input("text to encode", DEFAULT_TEXT, key=w.widget_key(PAGE, "encode"))
+    text = left.text_input("text to encode", DEFAULT_TEXT, key=widget_key(PAGE, "encode"))
     vocab = right.radio(
-        "vocabulary", list(VOCABS), format_func=VOCABS.get, key=w.widget_key(PAGE, "vocab")
+        "vocabulary", list(VOCABS), format_func=VOCABS.get, key=widget_key(PAGE, "vocab")
     )
     try:
         with st.spinner("Loading the ranks ..."):
@@ -73,7 +74,7 @@ def replay_panel(trace, i: int, style: str) -> None:
         range(len(replays)),
         index=most,
         format_func=lambda k: f"{k + 1}: {quoted(replays[k].data, style)}",
-        key=w.widget_key(PAGE, f"chunk_{w.fingerprint(text, vocab)[:10]}"),
+        key=widget_key(PAGE, f"chunk_{fingerprint(text, vocab)[:10]}"),
     )
     chunk_table(replays[pick], encoder.rank_word, style)
     tokens_table(replays, style)
@@ -120,11 +121,11 @@ def dropout_panel(model, style: str) -> None:
     )
     c1, c2, c3, c4 = st.columns([3, 2, 1, 1])
     text = c1.text_input(
-        "text", "the cat 😀", max_chars=DROPOUT_MAX_CHARS, key=w.widget_key(PAGE, "drop_text")
+        "text", "the cat 😀", max_chars=DROPOUT_MAX_CHARS, key=widget_key(PAGE, "drop_text")
     )
-    p = c2.slider("dropout probability p", 0.0, 1.0, 0.1, 0.05, key=w.widget_key(PAGE, "drop_p"))
-    n = c3.number_input("samples", 1, SIDE_BY_SIDE, 5, key=w.widget_key(PAGE, "drop_n"))
-    seed = c4.number_input("random seed", 0, SEED_MAX, 0, key=w.widget_key(PAGE, "drop_seed"))
+    p = c2.slider("dropout probability p", 0.0, 1.0, 0.1, 0.05, key=widget_key(PAGE, "drop_p"))
+    n = c3.number_input("samples", 1, SIDE_BY_SIDE, 5, key=widget_key(PAGE, "drop_n"))
+    seed = c4.number_input("random seed", 0, SEED_MAX, 0, key=widget_key(PAGE, "drop_seed"))
     try:
         drawn = bytebpe.dropout_samples(model, text[:DROPOUT_MAX_CHARS], p, int(n), int(seed))
         plain = tuple(bytebpe.segment(model, text[:DROPOUT_MAX_CHARS]).pieces)

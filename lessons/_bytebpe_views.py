@@ -9,7 +9,11 @@ import pandas as pd
 import streamlit as st
 
 from lessons import _cached as cached
-from lessons import _widgets as w
+from lessons._chips import CHIP_CSS
+from lessons._corpus import TEXT, UPLOAD, is_sample, parsed_upload
+from lessons._keys import widget_key
+from lessons._merge_lesson import pair_counts_panel
+from lessons._store import fingerprint, run_key
 from subtok_core import bytebpe, corpus
 
 PAGE = "bytebpe"
@@ -55,7 +59,7 @@ def pair_label(pair, style: str) -> str:
 
 
 def show_chips(rows: str) -> None:
-    st.markdown(w.CHIP_CSS + CSS + f'<div class="chips bb">{rows}</div>', unsafe_allow_html=True)
+    st.markdown(CHIP_CSS + CSS + f'<div class="chips bb">{rows}</div>', unsafe_allow_html=True)
 
 
 # --- the corpus: lines of running text (the pattern needs the spaces) -------------------
@@ -76,8 +80,8 @@ def corpus_lines(name: str, row) -> tuple[tuple[str, ...], str] | None:
     st.error or an st.info when there is nothing to train on yet. In the settings popover
     of `row`, as on the other lessons (the steps come first); on the page, open, where the
     student has to type or upload (hidden at the projector: its key holds "_edit_")."""
-    if name in (w.TEXT, w.UPLOAD):
-        panel = st.container(key=w.widget_key(PAGE, "edit_corpus")).expander(
+    if name in (TEXT, UPLOAD):
+        panel = st.container(key=widget_key(PAGE, "edit_corpus")).expander(
             "The corpus", expanded=True
         )
     else:
@@ -85,17 +89,17 @@ def corpus_lines(name: str, row) -> tuple[tuple[str, ...], str] | None:
         panel = row.box.container()
     with panel:
         try:
-            if name == w.TEXT:
-                text = st.text_area("Your text", DEFAULT_TEXT, key=w.widget_key(PAGE, "text"))
+            if name == TEXT:
+                text = st.text_area("Your text", DEFAULT_TEXT, key=widget_key(PAGE, "text"))
                 lines = tuple(line for line in text.splitlines() if line.strip())
-            elif name == w.UPLOAD:
+            elif name == UPLOAD:
                 upload = st.file_uploader(
-                    "A UTF-8 .txt file (20 MB at most)", key=w.widget_key(PAGE, "upload")
+                    "A UTF-8 .txt file (20 MB at most)", key=widget_key(PAGE, "upload")
                 )
                 if upload is None:
                     st.info("Upload a file to train on it.")
                     return None
-                lines = w.parsed_upload(upload, "lines", non_empty_lines)
+                lines = parsed_upload(upload, "lines", non_empty_lines)
             else:
                 lines = corpus_text(name)
                 info = next(i for i in corpus.list_corpora() if i.name == name)
@@ -114,7 +118,7 @@ def corpus_lines(name: str, row) -> tuple[tuple[str, ...], str] | None:
     if not lines:
         st.error("The text is empty: type or upload some words first.")
         return None
-    key = text_print(name) if w.is_sample(name) else w.fingerprint(lines)
+    key = text_print(name) if is_sample(name) else fingerprint(lines)
     return lines, key
 
 
@@ -123,7 +127,7 @@ def text_print(name: str) -> str:
     """The fingerprint of a sample's text, hashed once per server: runs are kept (on disk
     too) under what they were trained on, so a sample whose text changed under the same
     name (a new gensim) never gets the old run."""
-    return w.fingerprint(corpus_text(name))
+    return fingerprint(corpus_text(name))
 
 
 # --- the pre-split -------------------------------------------------------------------------
@@ -173,7 +177,7 @@ def presplit_panel(lines, pattern: str, style: str) -> None:
 
 def pair_panel(trace, i: int, step, style: str) -> None:
     """The pair counts before merge i (the most frequent ones), merged and tied pairs marked."""
-    w.pair_counts_panel(trace, i, step, lambda pair: pair_label(pair, style))
+    pair_counts_panel(trace, i, step, lambda pair: pair_label(pair, style))
 
 
 def chunks_and_vocab(trace, i: int, new: set[str], style: str) -> None:
@@ -202,7 +206,7 @@ def chunks_and_vocab(trace, i: int, new: set[str], style: str) -> None:
         if len(learned) > len(shown_learned):
             st.caption(f"The newest {len(shown_learned)} learned symbols are shown.")
 
-    cached.drawn(w.run_key(trace), ("bytebpe chunks", i, style, tuple(sorted(new))), draw)
+    cached.drawn(run_key(trace), ("bytebpe chunks", i, style, tuple(sorted(new))), draw)
     with st.expander("The 256 byte values every byte-level vocabulary starts with"):
         show_chips(symbol_chips(bytebpe.BASE_SYMBOLS, (), style))
         st.caption(

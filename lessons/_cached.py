@@ -6,7 +6,7 @@ trained long ago still rebuilt every table and chart on each run: 0.15 to 0.65 s
 server's CPU on the Lee sample (bench/rerun.py), most of it Altair building and validating
 chart specs and pandas styling tables. Two caches avoid that; both are shared by every
 session, so each is keyed by everything its output depends on: the key the server-wide
-store keeps the trace under (lessons._widgets.run_key), and what else the piece shows (the
+store keeps the trace under (lessons._store.run_key), and what else the piece shows (the
 step, a word typed).
 
 - ``drawn(run, what, draw)``: st.cache_data records the elements ``draw()`` makes and, on a
@@ -57,7 +57,7 @@ def drawn(run: str | None, what: tuple[Hashable, ...], draw: Callable[[], None])
     its own, and it is drawn wherever the call is (inside a `with column:` block too)."""
     if run is None:
         draw()
-    else:  # a piece may be drawn otherwise at the projector (lessons._widgets.status_table)
+    else:  # a piece may be drawn otherwise at the projector (lessons._tables.status_table)
         _drawn(run, (*what, presenting()), draw)
 
 

@@ -8,7 +8,8 @@ import pandas as pd
 import streamlit as st
 
 from lessons import _cached as cached
-from lessons import _widgets as w
+from lessons._keys import widget_key
+from lessons._store import derived, fingerprint
 from subtok_core import compare
 from subtok_core.charts import morphology as viz_morphology
 from subtok_core.measure import morphology
@@ -35,7 +36,7 @@ def scored(kind: str, model_print: str, model) -> morphology.Alignment:
         with st.spinner("Scoring the cuts against the gold list ..."):
             return morphology.model_alignment(model)
 
-    return w.derived(("compare morphology", kind, model_print), compute)
+    return derived(("compare morphology", kind, model_print), compute)
 
 
 def _chars(tokens, style: str) -> tuple[str, ...]:
@@ -163,7 +164,7 @@ def morphology_view(models: dict, prints: dict, labels: dict, names: list, where
     )
     results = {labels[k]: scored(k, prints[k], m) for k, m in models.items()}
     # everything below but the download is drawn once per set of models and sent again
-    run = w.fingerprint(*(prints[k] for k in models), *labels.values(), *names, where)
+    run = fingerprint(*(prints[k] for k in models), *labels.values(), *names, where)
 
     def summary() -> None:
         table = morphology.summary(results)
@@ -186,7 +187,7 @@ def morphology_view(models: dict, prints: dict, labels: dict, names: list, where
             lambda: words().to_csv(index=False),  # written when clicked
             "morphology.csv",
             "text/csv",
-            key=w.widget_key(PAGE, "morphology_csv"),
+            key=widget_key(PAGE, "morphology_csv"),
             on_click="ignore",
         )
 

@@ -10,8 +10,9 @@ import streamlit as st
 
 from lessons import _cached as cached
 from lessons import _inspect as inspect
-from lessons import _widgets as w
 from lessons._escape import as_text
+from lessons._keys import widget_key
+from lessons._store import derived, fingerprint
 from subtok_core import compare, languages, palette
 from subtok_core.charts import languages as viz_languages
 from subtok_core.tokenizer import tokenizer
@@ -132,23 +133,23 @@ def wordpiece_note(encoded: dict, labels: dict) -> str:
 
 
 def _use_example() -> None:
-    choice = st.session_state[w.widget_key(PAGE, "example")]
+    choice = st.session_state[widget_key(PAGE, "example")]
     if choice:
-        st.session_state[w.widget_key(PAGE, "encode")] = EXAMPLES[choice]
-        inspect.text_to_url(w.widget_key(PAGE, "encode"))
+        st.session_state[widget_key(PAGE, "encode")] = EXAMPLES[choice]
+        inspect.text_to_url(widget_key(PAGE, "encode"))
 
 
 def side_by_side(models: dict, labels: dict, cards: tuple[dict | None, str]) -> None:
     """The typed text through every tokenizer: tokens, their count, characters per token;
     each token linked to its card on /vocab (`cards`: inspect.card_corpus)."""
     st.subheader("One text, every tokenizer")
-    st.pills("examples", list(EXAMPLES), key=w.widget_key(PAGE, "example"), on_change=_use_example)
-    typed = w.widget_key(PAGE, "encode")
+    st.pills("examples", list(EXAMPLES), key=widget_key(PAGE, "example"), on_change=_use_example)
+    typed = widget_key(PAGE, "encode")
     inspect.text_from_url(typed)  # ?text= reopens the view
-    text = st.text_area("Type any text", DEFAULT_TEXT, key=w.widget_key(PAGE, "encode"),
+    text = st.text_area("Type any text", DEFAULT_TEXT, key=widget_key(PAGE, "encode"),
                         on_change=inspect.text_to_url, args=(typed,))  # fmt: skip
-    show_ids = st.checkbox("show token ids", key=w.widget_key(PAGE, "ids"))
-    whitespace = st.toggle("show whitespace", key=w.widget_key(PAGE, "whitespace"))
+    show_ids = st.checkbox("show token ids", key=widget_key(PAGE, "ids"))
+    whitespace = st.toggle("show whitespace", key=widget_key(PAGE, "whitespace"))
     try:
         encoded = {kind: compare.encode(model, text) for kind, model in models.items()}
     except ValueError as err:
@@ -211,7 +212,7 @@ def premium_table(kinds: tuple[str, ...], prints: tuple[str, ...], models: dict,
         return languages.premium(encoders)
 
     names = tuple(labels[k] for k in kinds)
-    return w.derived(("compare languages", *kinds, *prints, *names), compute)
+    return derived(("compare languages", *kinds, *prints, *names), compute)
 
 
 def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -> None:
@@ -238,7 +239,7 @@ def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -
         st.caption("Meaning: " + " ".join(languages.MEANING))
     kinds = tuple(models)
     table = premium_table(kinds, tuple(prints[k] for k in kinds), models, labels)
-    run = w.fingerprint(*(prints[k] for k in kinds), *names)  # the models, the colors
+    run = fingerprint(*(prints[k] for k in kinds), *names)  # the models, the colors
     cached.figure(run, ("premium",), lambda: viz_languages.premium_chart(table, names=names))
     st.caption(viz_languages.HOW_TO_READ)
     wide = table.pivot(index="language", columns="tokenizer", values="premium")

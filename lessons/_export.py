@@ -13,8 +13,9 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from lessons import _widgets as w
-from subtok_core import hf_export
+from lessons._keys import widget_key
+from lessons._store import fingerprint, run_key
+from subtok_core import export, hf_export
 
 LABEL = "Download as Hugging Face tokenizer.json"
 HELP = (
@@ -42,7 +43,7 @@ def plan(model) -> tuple[str | None, list[str], Callable[[], str]]:
     """Why `model` cannot be exported (None when it can), what the file may still do
     otherwise (notes), and the function that builds its tokenizer.json text (run by the
     button on click, cached by the model's fingerprint)."""
-    digest = w.fingerprint("hf_export", model)
+    digest = fingerprint("hf_export", model)
     build = lambda: _tokenizer_json(digest, model)  # noqa: E731
     return _refusal(digest, model), hf_export.notes(model), build
 
@@ -52,8 +53,8 @@ def run_ident(trace) -> str:
     the server-wide store, or a digest of the trace when the store does not keep it. Never
     the text "None", which every run the store does not keep would share: one press of the
     button would then stand for all of them."""
-    key = w.run_key(trace)
-    return key if key is not None else w.fingerprint("hf_export_run", trace)
+    key = run_key(trace)
+    return key if key is not None else fingerprint("hf_export_run", trace)
 
 
 def hf_download(model_of: Callable[[], object], page: str, name: str, ident: str | None) -> None:
@@ -61,11 +62,11 @@ def hf_download(model_of: Callable[[], object], page: str, name: str, ident: str
     for this model (`ident`: its fingerprint or run key), the download button, or a caption
     saying why the model cannot be exported. The check runs only on request: for a Unigram
     model it searches thousands of words for ties (about a second), too long for a page
-    that reruns at every step click. Keys: `name` on `page` (see _widgets.widget_key)."""
-    asked = w.widget_key(page, name)
+    that reruns at every step click. Keys: `name` on `page` (see _keys.widget_key)."""
+    asked = widget_key(page, name)
     if st.session_state.get(asked) != ident or ident is None:
         st.button(
-            "Export as a Hugging Face tokenizer.json", key=w.widget_key(page, f"{name}_ask"),
+            "Export as a Hugging Face tokenizer.json", key=widget_key(page, f"{name}_ask"),
             help=HELP, on_click=st.session_state.__setitem__, args=(asked, ident),
         )  # fmt: skip
         return
@@ -75,7 +76,37 @@ def hf_download(model_of: Callable[[], object], page: str, name: str, ident: str
         return
     st.download_button(
         LABEL, data=build, file_name="tokenizer.json", mime="application/json",
-        key=w.widget_key(page, f"{name}_file"), help=HELP, on_click="ignore",
+        key=widget_key(page, f"{name}_file"), help=HELP, on_click="ignore",
     )  # fmt: skip
     for note in notes:
         st.caption(note)
+
+
+def downloads(
+    trace,
+    prefix: str,
+    csv: tuple[str, Callable] = ("merges (CSV)", export.steps_csv),
+    full: bool | None = None,
+) -> None:
+    """A CSV of the steps (`csv`: its button label and writer) and the trace as JSON (the
+    full snapshots unless the trace is compact, or as `full` says), written only when a
+    button is clicked."""
+    st.subheader("Download")
+    left, right = st.columns(2)
+    label, write = csv
+    left.download_button(
+        label,
+        lambda: write(trace),
+        f"{prefix}_{label.split()[0]}.csv",
+        "text/csv",
+        key=widget_key(prefix, "dl_csv"),
+        on_click="ignore",
+    )
+    right.download_button(
+        "whole trace (JSON)",
+        lambda: export.trace_to_json(trace, full=not trace.compact if full is None else full),
+        f"{prefix}_trace.json",
+        "application/json",
+        key=widget_key(prefix, "dl_json"),
+        on_click="ignore",
+    )

@@ -18,9 +18,12 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
-from lessons import _widgets as w
+from lessons._corpus import TEXT, UPLOAD
+from lessons._keys import widget_key
 from lessons._poll_results import live_results
 from lessons._present import presenting
+from lessons._steps import lazy_expander
+from lessons._store import fingerprint, run_key
 from subtok_core import rooms
 from subtok_core.rooms import address
 from subtok_core.rooms.address import Base
@@ -43,7 +46,7 @@ def class_poll(page_name: str, trace, i: int, question: str) -> Callable[[], Non
     follow(page_name, trace, i)
 
     def draw() -> None:
-        with w.lazy_expander(f"Class poll: {question}", page_name, "class_poll") as box:
+        with lazy_expander(f"Class poll: {question}", page_name, "class_poll") as box:
             if box.open:
                 teacher_panel(page_name, trace, i)
 
@@ -53,7 +56,7 @@ def class_poll(page_name: str, trace, i: int, question: str) -> Callable[[], Non
 def run_print(trace) -> str:
     """The fingerprint of a run (corpus and settings): the trace store's key, else a
     digest of the run's algorithm, settings and word counts."""
-    return w.run_key(trace) or w.fingerprint(
+    return run_key(trace) or fingerprint(
         trace.algorithm, tuple(dict(trace.params).items()), trace.start.words, trace.start.counts
     )
 
@@ -66,10 +69,10 @@ def connection() -> str:
 def follow(page_name: str, trace, i: int) -> None:
     """Write the page's step (and what phones show of it) to this session's room when it
     changed: the phones follow within their next look (lessons/join.py)."""
-    code = st.session_state.get(w.widget_key(page_name, "poll_room"))
+    code = st.session_state.get(widget_key(page_name, "poll_room"))
     if code is None:
         return
-    followed = w.widget_key(page_name, "poll_followed")
+    followed = widget_key(page_name, "poll_followed")
     if st.session_state.get(followed) == (code, i):
         return  # written already: no query on a rerun of the same step
     polls = rooms.store()
@@ -94,7 +97,7 @@ def teacher_panel(
     the trace's algorithm: rooms.next_merge or rooms.next_prune)."""
     ask = answer_of_step or rooms.question_for(trace.algorithm)
     polls = rooms.store()
-    kept = w.widget_key(page_name, "poll_room")
+    kept = widget_key(page_name, "poll_room")
     room = _kept_room(polls, kept)
     if room is None or not room.shows(run_print(trace)):
         start_room(page_name, trace, kept, room)
@@ -111,7 +114,7 @@ def teacher_panel(
         elif current is None or current.step != i or current.state != "open":
             st.button(
                 f"Open a round on step {i}",
-                key=w.widget_key(page_name, "poll_round"),
+                key=widget_key(page_name, "poll_round"),
                 on_click=_open_round,
                 args=(room.code, question),
                 type="primary",
@@ -125,22 +128,22 @@ def start_room(page_name: str, trace, kept: str, room) -> None:
     to show its words on the phones)."""
     if room is not None:
         st.caption(f"Room {room.code} polls other settings or another corpus than this view.")
-    own = st.session_state.get("corpus", "") in (w.TEXT, w.UPLOAD)
+    own = st.session_state.get("corpus", "") in (TEXT, UPLOAD)
     share = not own or st.checkbox(
         "Show this corpus's words on the students' phones",
         value=False,
-        key=w.widget_key(page_name, "poll_share"),
+        key=widget_key(page_name, "poll_share"),
         help="Your own text or upload stays on this screen unless you tick this; phones "
         "then show the step and the question only.",
     )
     st.button(
         "Open a class poll" if room is None else "Open a new poll for this view",
-        key=w.widget_key(page_name, "poll_start"),
+        key=widget_key(page_name, "poll_start"),
         on_click=_open_room,
         args=(page_name, trace, kept, share),
         help="The class predicts the next step on their phones; you see their answers.",
     )
-    said = st.session_state.pop(w.widget_key(page_name, "poll_said"), None)
+    said = st.session_state.pop(widget_key(page_name, "poll_said"), None)
     if said:
         st.error(said)
 
@@ -166,7 +169,7 @@ def _open_room(page_name: str, trace, kept: str, share: bool) -> None:
             page_name,
             trace.algorithm,
             st.session_state.get("corpus", ""),
-            w.fingerprint(trace.start.words, trace.start.counts),
+            fingerprint(trace.start.words, trace.start.counts),
             run_print(trace),
             f"/{page_name}" + (f"?{query}" if query else ""),
             share,
@@ -175,16 +178,14 @@ def _open_room(page_name: str, trace, kept: str, share: bool) -> None:
             connection=connection(),
         )
     except ValueError as err:  # too many rooms: the limit's sentence
-        st.session_state[w.widget_key(page_name, "poll_said")] = str(err)
+        st.session_state[widget_key(page_name, "poll_said")] = str(err)
 
 
 def _share(page_name: str, code: str) -> None:
     """The teacher changed their mind on showing their own corpus: the room says so, and
     the next run writes the step's view again (with the words, or without)."""
-    rooms.store().share_words(
-        code, st.session_state[w.widget_key(page_name, f"poll_shared_{code}")]
-    )
-    st.session_state.pop(w.widget_key(page_name, "poll_followed"), None)
+    rooms.store().share_words(code, st.session_state[widget_key(page_name, f"poll_shared_{code}")])
+    st.session_state.pop(widget_key(page_name, "poll_followed"), None)
 
 
 def _open_round(code: str, question: rooms.Question) -> None:
@@ -222,11 +223,11 @@ def show_room(room, page_name: str, left, right) -> None:
     left.markdown(f"Students open **{link}** (or the page *Join a poll* and type the code).")
     for warning in reach_warnings(base):
         left.warning(warning)
-    if room.corpus in (w.TEXT, w.UPLOAD):  # the teacher's own words: shared on request
+    if room.corpus in (TEXT, UPLOAD):  # the teacher's own words: shared on request
         left.toggle(
             "Show this corpus's words on the phones",
             value=room.share,
-            key=w.widget_key(page_name, f"poll_shared_{room.code}"),
+            key=widget_key(page_name, f"poll_shared_{room.code}"),
             on_change=_share,
             args=(page_name, room.code),
         )

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from lessons import _widgets as w
 from lessons._a11y import altair_chart  # the chart and its sentence
+from lessons._keys import widget_key
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
 
@@ -51,7 +51,7 @@ def live_results(page_name: str, code: str) -> None:
     current = polls.current_round(code)
     if current is None:
         return
-    show_typed = st.session_state.get(w.widget_key(page_name, "poll_typed"), False)
+    show_typed = st.session_state.get(widget_key(page_name, "poll_typed"), False)
     frame = answers_frame(polls.tally(current.id), current)
     total = int(frame["count"].sum())
     students = "student" if total == 1 else "students"
@@ -63,7 +63,7 @@ def live_results(page_name: str, code: str) -> None:
     if current.state == "open":
         st.button(
             "Reveal",
-            key=w.widget_key(page_name, "poll_reveal"),
+            key=widget_key(page_name, "poll_reveal"),
             on_click=polls.reveal,
             args=(current.id,),
             disabled=total == 0,
@@ -71,7 +71,7 @@ def live_results(page_name: str, code: str) -> None:
     elif current.state == "revealed":
         show_reveal(current, frame)
     if OTHER in set(frame["answer"]):
-        st.toggle("show what was typed", key=w.widget_key(page_name, "poll_typed"))
+        st.toggle("show what was typed", key=widget_key(page_name, "poll_typed"))
         if show_typed:
             typed = answers_frame(polls.tally(current.id), current, show_typed=True)
             st.dataframe(typed[["answer", "count"]], hide_index=True)  # plain text

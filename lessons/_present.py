@@ -131,7 +131,7 @@ def settings_row(
     page: str, label: str = "Settings", views: dict[str, str] | None = None
 ) -> SettingsRow:
     """The settings of `page` in one row (SettingsRow), with a popover more for each of
-    `views` ({label: icon}). Use as ``w.settings_row("bpe").columns(...)``."""
+    `views` ({label: icon}). Use as ``settings_row("bpe").columns(...)``."""
     return SettingsRow(page, label, views)
 
 

@@ -9,8 +9,10 @@ import html
 import pandas as pd
 import streamlit as st
 
-from lessons import _widgets as w
 from lessons._a11y import altair_chart  # the chart and its sentence
+from lessons._chips import MARKERS, chips, show_chips
+from lessons._keys import widget_key
+from lessons._store import fingerprint
 from subtok_core import bpe, sampling, unigram
 from subtok_core.bpe import dropout
 from subtok_core.charts import regularize as charts
@@ -44,7 +46,7 @@ def _converge(model_print: str, _model, word: str, alpha: float, seed: int) -> p
 def _text(key_prefix: str, default: str, label: str) -> str | None:
     """The typed word(s); None after an st.error when they cannot be used."""
     text = st.text_input(
-        label, default, max_chars=PANEL_MAX_CHARS, key=w.widget_key(key_prefix, "reg_text")
+        label, default, max_chars=PANEL_MAX_CHARS, key=widget_key(key_prefix, "reg_text")
     )
     if len(text) > PANEL_MAX_CHARS:  # the box keeps to it; an address or a test may not
         st.error(f"Type at most {PANEL_MAX_CHARS} characters here.")
@@ -53,7 +55,7 @@ def _text(key_prefix: str, default: str, label: str) -> str | None:
 
 
 def _seed(col, key_prefix: str) -> int:
-    seed = col.number_input("random seed", 0, SEED_MAX, 0, key=w.widget_key(key_prefix, "reg_seed"))
+    seed = col.number_input("random seed", 0, SEED_MAX, 0, key=widget_key(key_prefix, "reg_seed"))
     return int(seed)
 
 
@@ -69,10 +71,8 @@ def dropout_panel(model, key_prefix: str, default: str = "lowest") -> None:
     c1, c2, c3, c4 = st.columns([3, 2, 1, 1])
     with c1:
         text = _text(key_prefix, default, "word or words")
-    p = c2.slider(
-        "dropout probability p", 0.0, 1.0, 0.1, 0.05, key=w.widget_key(key_prefix, "reg_p")
-    )
-    n = int(c3.number_input("samples", 1, SIDE_BY_SIDE, 5, key=w.widget_key(key_prefix, "reg_n")))
+    p = c2.slider("dropout probability p", 0.0, 1.0, 0.1, 0.05, key=widget_key(key_prefix, "reg_p"))
+    n = int(c3.number_input("samples", 1, SIDE_BY_SIDE, 5, key=widget_key(key_prefix, "reg_n")))
     seed = _seed(c4, key_prefix)
     if text is None:
         return
@@ -84,9 +84,9 @@ def dropout_panel(model, key_prefix: str, default: str = "lowest") -> None:
         return
     rows = [_chip_row("plain BPE", plain, ())]
     rows += [_chip_row(f"sample {k}", pieces, plain) for k, pieces in enumerate(drawn, 1)]
-    w.show_chips("".join(rows))
+    show_chips("".join(rows))
     st.caption("Red: a piece plain BPE does not use for this text.")
-    print_ = w.fingerprint("bpe-model", model)
+    print_ = fingerprint("bpe-model", model)
     spread = _spread(print_, model, text, seed)
     altair_chart(charts.count_spread_chart(spread))
     first, last = spread.iloc[0], spread.iloc[-1]
@@ -102,7 +102,7 @@ def _chip_row(label: str, pieces, plain) -> str:
     odd = set(pieces) - set(plain) if plain else set()
     return (
         f"<div>{html.escape(label)} <small>({len(pieces)} tokens)</small>: "
-        f"{w.chips(pieces, odd, w.MARKERS)}</div>"
+        f"{chips(pieces, odd, MARKERS)}</div>"
     )
 
 
@@ -118,16 +118,16 @@ def nbest_panel(model, key_prefix: str, default: str = "hugs") -> None:
     c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
     with c1:
         text = _text(key_prefix, default, "word")
-    n = int(c2.number_input("n best", 1, NBEST_MAX, 5, key=w.widget_key(key_prefix, "reg_nbest")))
+    n = int(c2.number_input("n best", 1, NBEST_MAX, 5, key=widget_key(key_prefix, "reg_nbest")))
     alpha = c3.number_input(
-        "alpha", 0.01, 10.0, 1.0, 0.1, key=w.widget_key(key_prefix, "reg_alpha"),
+        "alpha", 0.01, 10.0, 1.0, 0.1, key=widget_key(key_prefix, "reg_alpha"),
         help="1: the model's probabilities; below 1 flatter (more variety), above 1 sharper.",
     )  # fmt: skip
     seed = _seed(c4, key_prefix)
     if text is None:
         return
     word = text.strip()
-    print_ = w.fingerprint("unigram-model", model)
+    print_ = fingerprint("unigram-model", model)
     try:
         sampling.check_alpha(alpha)
         best = _nbest(print_, model, word, n)

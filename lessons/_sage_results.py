@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from lessons import _widgets as w
 from lessons._a11y import altair_chart  # the chart and its sentence
+from lessons._store import derived, fingerprint
 from subtok_core import measure as metrics
 from subtok_core import sage
 from subtok_core.charts import compare as viz_compare
@@ -20,7 +20,7 @@ TOP = 200  # Fig. 3 ranks the top 200 tokens
 
 
 def digest(vocab) -> str:
-    return w.fingerprint(tuple(vocab))
+    return fingerprint(tuple(vocab))
 
 
 @st.cache_resource(max_entries=24, show_spinner="Tokenizing the sample ...")
@@ -33,7 +33,7 @@ def measures(key: str, digest: str, bpe_digest: str, vocab, t, bpe) -> sage_verd
     sample `key`, kept in the server-wide store and on disk (lessons._store.derived): `t()`
     encodes the sample only when they are not kept."""
     compute = lambda: sage_verdict.measure(vocab, t(), bpe, WINDOW)  # noqa: E731
-    return w.derived(("sage measures", key, digest, bpe_digest), compute)
+    return derived(("sage measures", key, digest, bpe_digest), compute)
 
 
 def tables(key: str, digest: str, t, vocab) -> dict:
@@ -50,14 +50,14 @@ def tables(key: str, digest: str, t, vocab) -> dict:
             "efficiency": metrics.efficiency(encoded),
         }
 
-    return w.derived(("sage tables", key, digest), compute)
+    return derived(("sage tables", key, digest), compute)
 
 
 def token_count(key: str, name: str, vocab, lines) -> int:
     """How many tokens `vocab` (named `name`) needs for the sample `key` (its `lines`),
     kept like the measures: the sample is encoded only when the count is not kept."""
     encode = lambda: len(tokenized(key, digest(vocab), name, vocab, lines))  # noqa: E731
-    return w.derived(("sage token count", key, digest(vocab)), encode)
+    return derived(("sage token count", key, digest(vocab)), encode)
 
 
 class Encoded:
@@ -207,7 +207,7 @@ def charts(vocabs: dict, toks: Encoded, key: str) -> None:
             st.markdown(f"#### {title}")
             altair_chart(builder(table, names=NAMES))
             st.caption(viz_compare.HOW_TO_READ[read])
-    diff = w.derived(
+    diff = derived(
         ("sage diff", key, digest(vocabs["SaGe"]), digest(vocabs["BPE"])),
         lambda: metrics.frequency_diff(toks.of("SaGe")(), toks.of("BPE")()),
     )

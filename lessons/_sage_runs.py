@@ -15,7 +15,7 @@ from dataclasses import asdict, replace
 
 import streamlit as st
 
-from lessons import _widgets as w
+from lessons._store import trace_store
 from subtok_core import batch, parallel, sage
 from subtok_core.sage import worker as sage_worker
 
@@ -54,7 +54,7 @@ def session_runs(wanted: dict) -> batch.Runs:
             runs.cancel()
         computes = {k: compute for k, (compute, _) in wanted.items()}
         labels = {k: label for k, (_, label) in wanted.items()}
-        runs = st.session_state[RUNS] = batch.Runs(w.trace_store(), computes, labels, step_of)
+        runs = st.session_state[RUNS] = batch.Runs(trace_store(), computes, labels, step_of)
     return runs
 
 
@@ -88,7 +88,7 @@ def follow(wanted: dict, keys: list, what: str, part: str) -> dict | None:
     (`part` names it). None after Stop, and on every run of the page after it until "Run
     again" (run_again): every run of the session is cancelled, and the steps each had
     finished are kept (kept_steps)."""
-    store = w.trace_store()
+    store = trace_store()
     found = {k: store.cached(k, wanted[k][1]) for k in keys}
     missing = [k for k in keys if found[k] is None]
     if not missing:

@@ -9,7 +9,10 @@ import pandas as pd
 import streamlit as st
 
 from lessons import _cached as cached
-from lessons import _widgets as w
+from lessons._export import downloads
+from lessons._steps import step_slider
+from lessons._store import run_key
+from lessons._tables import STATUS_COLUMN, pinned_key, style_status
 from subtok_core import sage
 from subtok_core.charts import lessons as viz
 from subtok_core.sage import explain as sage_explain
@@ -45,7 +48,7 @@ LOSS = st.column_config.NumberColumn(format="%,.1f")  # shown rounded; the CSV k
 
 def step_table(steps) -> None:
     frame = step_frame(steps)
-    config = {**w.pinned_key(frame), "loss before the prune": LOSS}
+    config = {**pinned_key(frame), "loss before the prune": LOSS}
     st.dataframe(frame, hide_index=True, column_config=config)
 
 
@@ -54,9 +57,9 @@ def step_log(trace) -> int:
     the projector), then the run in numbers, the table of steps, and the candidate set of
     the chosen step."""
     start, steps = trace.start, trace.steps
-    i = w.step_slider(len(steps), key="step", label="step (0 = the whole run)")
+    i = step_slider(len(steps), key="step", label="step (0 = the whole run)")
     st.info(sage_explain.explain_step(trace, i))
-    run = w.run_key(trace)
+    run = run_key(trace)
 
     def curve():
         frame = pd.DataFrame(
@@ -91,7 +94,7 @@ def step_log(trace) -> int:
     cached.drawn(run, ("sage steps",), lambda: step_table(steps))
     if i:
         cached.drawn(run, ("sage candidates", i), lambda: candidates(steps[i - 1]))
-    w.downloads(
+    downloads(
         trace,
         "sage",
         csv=("steps (CSV)", lambda t: step_frame(t.steps).to_csv(index=False)),
@@ -106,10 +109,10 @@ def candidates(step) -> None:
     table = pd.DataFrame(step.candidates, columns=["piece", "ablation loss"])
     table["status"] = ["pruned" if p in pruned else "" for p in table["piece"]]
     st.dataframe(
-        w.style_status(table),
+        style_status(table),
         hide_index=True,
         height=320,
-        column_config={**w.pinned_key(table), **w.STATUS_COLUMN, "ablation loss": LOSS},
+        column_config={**pinned_key(table), **STATUS_COLUMN, "ablation loss": LOSS},
     )
     how = (
         "every piece's loss was recomputed"

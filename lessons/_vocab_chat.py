@@ -9,8 +9,8 @@ import html
 import pandas as pd
 import streamlit as st
 
-from lessons import _widgets as w
 from lessons._inspect import card_link, visible
+from lessons._keys import widget_key
 from subtok_core.vocab.chat import (
     CONTROL_MEANING,
     NOT_PUBLISHED,
@@ -88,7 +88,7 @@ def chat_section() -> None:
     )
     c1, c2, c3 = st.columns(3)
     texts = {
-        role: col.text_area(role, DEFAULTS[role], key=w.widget_key(PAGE, f"chat_{role}"))
+        role: col.text_area(role, DEFAULTS[role], key=widget_key(PAGE, f"chat_{role}"))
         for col, role in zip((c1, c2, c3), ("system", "user", "assistant"), strict=True)
     }
     chats = {}

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from lessons import _widgets as w
+from lessons._store import fingerprint, trace_store
 from subtok_core import compare, parallel
 from subtok_core.pretrained import LABELS as PRETRAINED_LABELS
 from subtok_core.store import Lease
@@ -102,7 +102,7 @@ def uploaded_lease(text: str, name: str, digest: str) -> Lease:
         return _with_bar(said, lambda report: health(hf_table(text, name), report))
 
     size = hf.MEMORY_PER_BYTE * len(text.encode("utf-8"))
-    return w.trace_store().lease(("vocab health", digest), compute, size=size)
+    return trace_store().lease(("vocab health", digest), compute, size=size)
 
 
 def named(report: Health, name: str) -> Health:
@@ -114,7 +114,7 @@ def models(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, s
     """Each trained tokenizer and its fingerprint: trained as Compare trains it and kept
     in the same server-wide store under the same key, so a run trained on either page
     serves both."""
-    keys = {kind: w.fingerprint("compare", kind, corpus_print, size) for kind in kinds}
+    keys = {kind: fingerprint("compare", kind, corpus_print, size) for kind in kinds}
     wanted = {
         keys[kind]: (
             lambda report, kind=kind: parallel.run(compare.train, kind, wc, size, report=report),
@@ -122,7 +122,7 @@ def models(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, s
         )
         for kind in kinds
     }
-    found = w.trace_store().trained_all(wanted)
+    found = trace_store().trained_all(wanted)
     return {kind: (found[keys[kind]], keys[kind]) for kind in kinds}
 
 

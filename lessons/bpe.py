@@ -10,7 +10,22 @@ import streamlit as st
 
 from lessons import _cached as cached
 from lessons import _export, _poll, _regularize
-from lessons import _widgets as w
+from lessons._chips import MARKERS, chips, show_chips
+from lessons._corpus import corpus_label, corpus_select, corpus_setting, punct_on, settings_caption
+from lessons._export import downloads
+from lessons._keys import widget_key
+from lessons._merge_lesson import (
+    corpus_and_vocab,
+    growth_chart,
+    merges_input,
+    pair_counts_panel,
+    predict_panel,
+    ties_select,
+)
+from lessons._present import end_of_step_view, page_head, settings_row
+from lessons._steps import corpus_trace, lazy_expander, stepped
+from lessons._store import fingerprint, run_key, trace_store
+from lessons._url import choice_box
 from subtok_core import bpe
 from subtok_core.bpe import explain_bpe_start, explain_bpe_step, judge_guess, reference
 from subtok_core.explain import pair_text
@@ -31,8 +46,8 @@ def reference_source() -> str:
 
 def trained(wc, corpus_print: str, marker: str, ties: str, merges: int):
     """The whole trace for these choices: trained once with a progress bar, then kept."""
-    return w.trace_store().trained(
-        w.fingerprint("bpe", corpus_print, marker, ties, merges),
+    return trace_store().trained(
+        fingerprint("bpe", corpus_print, marker, ties, merges),
         lambda report: bpe.trace_bpe(wc, merges=merges, marker=marker, ties=ties, progress=report),
         "Learning merges:",
     )
@@ -41,9 +56,9 @@ def trained(wc, corpus_print: str, marker: str, ties: str, merges: int):
 def encode_panel(trace, i: int) -> None:
     st.subheader("Encode a word")
     st.caption("The merges learned so far are replayed in the order they were learned.")
-    example = w.corpus_setting(name, "encode", "lowest", w.widget_key("bpe", "encode"))
-    text = st.text_input("word or words to encode", example, key=w.widget_key("bpe", "encode"))
-    model = bpe.model_from_trace(trace, i, split_punct=w.punct_on("bpe"))
+    example = corpus_setting(name, "encode", "lowest", widget_key("bpe", "encode"))
+    text = st.text_input("word or words to encode", example, key=widget_key("bpe", "encode"))
+    model = bpe.model_from_trace(trace, i, split_punct=punct_on("bpe"))
     try:
         seg = bpe.segment(model, text)
     except ValueError as err:
@@ -51,17 +66,16 @@ def encode_panel(trace, i: int) -> None:
         return
     for word in seg.words:
         lines = [
-            f"<div><b>{html.escape(word.word)}</b>: start "
-            f"{w.chips(word.initial, (), w.MARKERS)}</div>"
+            f"<div><b>{html.escape(word.word)}</b>: start {chips(word.initial, (), MARKERS)}</div>"
         ]
         for number, pair, symbols in word.applied:
             lines.append(
                 f"<div>merge {number} {html.escape(pair_text(pair))} → "
-                f"{w.chips(symbols, {pair[0] + pair[1]}, w.MARKERS)}</div>"
+                f"{chips(symbols, {pair[0] + pair[1]}, MARKERS)}</div>"
             )
         if not word.applied:
             lines.append("<div>no learned merge applies</div>")
-        w.show_chips("".join(lines))
+        show_chips("".join(lines))
     if any(t.text == bpe.UNK for t in seg.tokens):
         st.info(
             "[UNK] stands for a character never seen in training: BPE cannot build it "
@@ -70,30 +84,30 @@ def encode_panel(trace, i: int) -> None:
     st.write(f"**{len(seg.tokens)} tokens:** " + " ".join(f"`{t.text}`" for t in seg.tokens))
 
 
-w.page_head(
+page_head(
     "Byte-pair encoding",
     "BPE starts from single characters and, step by step, merges the pair of adjacent "
     "symbols that occurs most often in the corpus (Sennrich et al., 2016; the worked "
     "examples are from 001, 003 and 004 of the course material).",
 )
 
-row = w.settings_row("bpe")
+row = settings_row("bpe")
 c1, c2, c3, c4 = row.columns([3, 1, 1, 1])
-name = w.corpus_select(c1)
-marker = w.choice_box(
+name = corpus_select(c1)
+marker = choice_box(
     c2,
     "word-boundary marker",
     bpe.MARKERS,
     "marker",
-    w.corpus_setting(name, "marker", bpe.MARKERS[0]),  # the corpus's source's, else none
+    corpus_setting(name, "marker", bpe.MARKERS[0]),  # the corpus's source's, else none
     help=MARKER_HELP,
 )
-ties = w.ties_select(c3, bpe.TIE_RULES, w.corpus_setting(name, "ties", bpe.TIE_RULES[0]))
-merges = w.merges_input(c4, w.corpus_setting(name, "merges", 10))
-w.settings_caption(c1, name, marker=marker, ties=ties)
-row.note(w.corpus_label(name), f"marker {marker}", f"ties {ties}", f"{merges} merges")
+ties = ties_select(c3, bpe.TIE_RULES, corpus_setting(name, "ties", bpe.TIE_RULES[0]))
+merges = merges_input(c4, corpus_setting(name, "merges", 10))
+settings_caption(c1, name, marker=marker, ties=ties)
+row.note(corpus_label(name), f"marker {marker}", f"ties {ties}", f"{merges} merges")
 
-wc, _, trace = w.corpus_trace(
+wc, _, trace = corpus_trace(
     name,
     "bpe",
     lambda wc, corpus_print: trained(wc, corpus_print, marker, ties, merges),
@@ -104,7 +118,7 @@ wc, _, trace = w.corpus_trace(
 
 
 def step_view(i: int, step) -> None:
-    """Everything that shows step i (rerun alone when the step changes: w.stepped)."""
+    """Everything that shows step i (rerun alone when the step changes: stepped)."""
     if step is None:
         st.info(explain_bpe_start(trace.start, marker))
         highlight = set()
@@ -114,34 +128,32 @@ def step_view(i: int, step) -> None:
 
     left, right = st.columns([2, 3])
     with left:  # the pair counts, table and chart (drawn once per run and step)
-        pairs = functools.partial(w.pair_counts_panel, trace, i, step, pair_text)
-        cached.drawn(w.run_key(trace), ("bpe pairs", i), pairs)
+        pairs = functools.partial(pair_counts_panel, trace, i, step, pair_text)
+        cached.drawn(run_key(trace), ("bpe pairs", i), pairs)
     with right:
-        w.corpus_and_vocab(trace, i, highlight, bpe)
+        corpus_and_vocab(trace, i, highlight, bpe)
 
     class_poll = _poll.class_poll("bpe", trace, i, "everyone predicts the next merge")
 
-    w.end_of_step_view(class_poll)
-    w.growth_chart(trace, i)
+    end_of_step_view(class_poll)
+    growth_chart(trace, i)
 
     p1, p2 = st.columns(2)
     with p1:
-        w.predict_panel(
-            trace, i, lambda guess, nxt: judge_guess(guess, nxt, ties), pair_text, "bpe"
-        )
+        predict_panel(trace, i, lambda guess, nxt: judge_guess(guess, nxt, ties), pair_text, "bpe")
     with p2:
         encode_panel(trace, i)
 
-    with w.lazy_expander("BPE-dropout: the same word cut differently", "bpe", "dropout") as box:
+    with lazy_expander("BPE-dropout: the same word cut differently", "bpe", "dropout") as box:
         if box.open:
-            model = bpe.model_from_trace(trace, i, split_punct=w.punct_on("bpe"))
+            model = bpe.model_from_trace(trace, i, split_punct=punct_on("bpe"))
             _regularize.dropout_panel(model, "bpe")
 
 
-w.stepped(trace, step_view, "bpe")
-w.downloads(trace, "bpe")
+stepped(trace, step_view, "bpe")
+downloads(trace, "bpe")
 _export.hf_download(
-    lambda: bpe.model_from_trace(trace, split_punct=w.punct_on("bpe")),
+    lambda: bpe.model_from_trace(trace, split_punct=punct_on("bpe")),
     "bpe",
     "hf",
     _export.run_ident(trace),

@@ -9,7 +9,13 @@ import streamlit as st
 from lessons import _bytebpe_replay as replay
 from lessons import _bytebpe_views as views
 from lessons import _cached as cached
-from lessons import _widgets as w
+from lessons._corpus import TEXT, UPLOAD, corpus_select
+from lessons._export import downloads
+from lessons._merge_lesson import growth_chart, merges_input, predict_panel, ties_select
+from lessons._present import end_of_step_view, page_head, presenting, settings_row
+from lessons._steps import stepped
+from lessons._store import fingerprint, run_key, trace_store
+from lessons._url import choice_box
 from subtok_core import bytebpe
 from subtok_core.bytebpe import io as bytebpe_io
 from subtok_core.merging import TIE_RULES
@@ -23,8 +29,8 @@ PATTERN_HELP = (
 
 def trained(lines, corpus_print: str, pattern: str, ties: str, merges: int):
     """The whole trace for these choices: trained once with a progress bar, then kept."""
-    return w.trace_store().trained(
-        w.fingerprint(PAGE, corpus_print, pattern, ties, merges),
+    return trace_store().trained(
+        fingerprint(PAGE, corpus_print, pattern, ties, merges),
         lambda report: bytebpe.trace_bytebpe(
             lines, merges=merges, pattern=pattern, ties=ties, progress=report
         ),
@@ -32,7 +38,7 @@ def trained(lines, corpus_print: str, pattern: str, ties: str, merges: int):
     )
 
 
-w.page_head(
+page_head(
     "Byte-level BPE",
     "GPT-2, GPT-4 and most models since train BPE on bytes, not characters: a regular "
     "expression first cuts the text into chunks, each chunk becomes its UTF-8 bytes (256 "
@@ -41,15 +47,15 @@ w.page_head(
 )
 
 PRESPLIT = "The pre-split"
-row = w.settings_row(PAGE, views={PRESPLIT: ":material/content_cut:"})
+row = settings_row(PAGE, views={PRESPLIT: ":material/content_cut:"})
 c1, c2, c3, c4, c5 = row.columns([3, 1.2, 1, 1, 1.3])
-name = w.corpus_select(c1, default="toy:emoji-cjk")
-pattern = w.choice_box(
+name = corpus_select(c1, default="toy:emoji-cjk")
+pattern = choice_box(
     c2, "pre-split pattern", bytebpe.PATTERNS, "pattern", "gpt2", help=PATTERN_HELP
 )
-ties = w.ties_select(c3, TIE_RULES)
-merges = w.merges_input(c4)
-style = w.choice_box(
+ties = ties_select(c3, TIE_RULES)
+merges = merges_input(c4)
+style = choice_box(
     c5,
     "bytes shown as",
     bytebpe.STYLES,
@@ -62,7 +68,7 @@ style = w.choice_box(
 )
 
 row.note(  # short: one line beside two buttons (the corpus's title is in the popover)
-    name.split(":", 1)[-1] if name in (w.TEXT, w.UPLOAD) else name,
+    name.split(":", 1)[-1] if name in (TEXT, UPLOAD) else name,
     f"pattern {pattern}",
     f"ties {ties}",
     f"{merges} merges",
@@ -78,28 +84,28 @@ except ValueError as err:
     st.error(str(err))
     st.stop()
 
-if not w.presenting():  # at the projector: the merges only; here one button (steps first)
+if not presenting():  # at the projector: the merges only; here one button (steps first)
     with row.views[PRESPLIT]:
         views.presplit_panel(lines, pattern, style)
 
 
 def step_view(i: int, step) -> None:
-    """Everything that shows step i (rerun alone when the step changes: w.stepped)."""
+    """Everything that shows step i (rerun alone when the step changes: stepped)."""
     st.info(bytebpe.explain(trace, i))
     new = set() if step is None else {step.new_symbol}
 
     left, right = st.columns([2, 3])
     with left:
         cached.drawn(
-            w.run_key(trace), ("bytebpe pairs", i, style),
+            run_key(trace), ("bytebpe pairs", i, style),
             lambda: views.pair_panel(trace, i, step, style),
         )  # fmt: skip
     with right:
         views.chunks_and_vocab(trace, i, new, style)
 
-    w.end_of_step_view()
-    w.growth_chart(trace, i)
-    w.predict_panel(
+    end_of_step_view()
+    growth_chart(trace, i)
+    predict_panel(
         trace, i, lambda guess, nxt: bytebpe.judge_guess(guess, nxt, ties),
         lambda pair: views.pair_label(pair, style), PAGE,
     )  # fmt: skip
@@ -111,7 +117,7 @@ def step_view(i: int, step) -> None:
         replay.dropout_panel(model, style)
 
 
-w.stepped(trace, step_view, PAGE)
+stepped(trace, step_view, PAGE)
 
 # the CSV writes bytes in the display chosen here; the JSON always in GPT-2 letters
-w.downloads(trace, PAGE, csv=("merges (CSV)", lambda run: bytebpe_io.steps_csv(run, style)))
+downloads(trace, PAGE, csv=("merges (CSV)", lambda run: bytebpe_io.steps_csv(run, style)))

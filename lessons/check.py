@@ -6,7 +6,11 @@ from __future__ import annotations
 import streamlit as st
 
 from lessons import _check_views as views
-from lessons import _widgets as w
+from lessons._corpus import DEFAULT_TEXT, TEXT, corpus_label, read_upload
+from lessons._keys import widget_key
+from lessons._merge_lesson import TIES_HELP
+from lessons._present import page_head
+from lessons._url import choice_box
 from subtok_core import bpe, bytebpe, corpus
 from subtok_core.check import FORMATS
 from subtok_core.merging import TIE_RULES
@@ -21,7 +25,7 @@ MARKER_HELP = (
     "character. sow: a ▁ before each word."
 )
 
-w.page_head(
+page_head(
     "Check your own BPE",
     "Wrote BPE yourself? Give its merges, in the order learned, and the corpus and settings "
     "you trained on. The page trains the same corpus with this lab's trainer and shows the "
@@ -33,53 +37,53 @@ w.page_head(
 
 exercise_names = [corpus.EXERCISE + n for n in corpus.exercise_names()]
 samples = [i.name for i in corpus.list_corpora() if i.name.startswith("sample:")]
-options = [*exercise_names, *corpus.toy_names(), *samples, w.TEXT]
+options = [*exercise_names, *corpus.toy_names(), *samples, TEXT]
 c1, c2, c3, c4 = st.columns([3, 1.2, 1.2, 1])
-name = w.choice_box(c1, "corpus", options, "data", "exercise:runs")
+name = choice_box(c1, "corpus", options, "data", "exercise:runs")
 ex = views.exercises.load(name) if corpus.is_exercise(name) else None
-if st.session_state.get(w.widget_key(PAGE, "last")) not in (None, name) and ex is not None:
+if st.session_state.get(widget_key(PAGE, "last")) not in (None, name) and ex is not None:
     st.session_state["level"] = LEVELS[ex.bytelevel]  # a new exercise starts from its settings
     st.session_state["mark"] = ex.setting("marker", "none")
     st.session_state["split"] = ex.setting("pattern", "gpt2")
-st.session_state[w.widget_key(PAGE, "last")] = name
+st.session_state[widget_key(PAGE, "last")] = name
 if ex is not None:
     c1.caption(f"For the cause **{ex.cause}**. {ex.about}")
 else:
-    c1.caption(w.corpus_label(name))
+    c1.caption(corpus_label(name))
 default_level = LEVELS[bool(ex and ex.bytelevel)]
-level = w.choice_box(c2, "BPE on", LEVELS, "level", default_level)
+level = choice_box(c2, "BPE on", LEVELS, "level", default_level)
 bytelevel = level == "bytes"
 if bytelevel:
-    pattern = w.choice_box(c3, "pre-split pattern", bytebpe.PATTERNS, "split",
+    pattern = choice_box(c3, "pre-split pattern", bytebpe.PATTERNS, "split",
                            (ex and ex.setting("pattern")) or "gpt2")  # fmt: skip
     marker = "none"
 else:
-    marker = w.choice_box(c3, "marker", bpe.MARKERS, "mark",
+    marker = choice_box(c3, "marker", bpe.MARKERS, "mark",
                           (ex and ex.setting("marker")) or "none", help=MARKER_HELP)  # fmt: skip
     pattern = "gpt2"
-ties = w.choice_box(c4, "tie rule", TIE_RULES, "rule", "first", help=w.TIES_HELP)
+ties = choice_box(c4, "tie rule", TIE_RULES, "rule", "first", help=TIES_HELP)
 specials: tuple[str, ...] = ()
 if bytelevel:
     given = " ".join(v for k, v in (ex.settings if ex else ()) if k == "special")
     typed = st.text_input("special tokens (separated by spaces; none is fine)", given,
-                          key=w.widget_key(PAGE, f"special_{name}"))  # fmt: skip
+                          key=widget_key(PAGE, f"special_{name}"))  # fmt: skip
     specials = tuple(typed.split())
 
 own = ""
-if name == w.TEXT:
-    own = st.text_area("The text you trained on", w.DEFAULT_TEXT, key=w.widget_key(PAGE, "own"))
+if name == TEXT:
+    own = st.text_area("The text you trained on", DEFAULT_TEXT, key=widget_key(PAGE, "own"))
 
 st.subheader("Your merges")
 left, right = st.columns(2)
-upload = left.file_uploader("Upload a merges file", key=w.widget_key(PAGE, "upload"))
+upload = left.file_uploader("Upload a merges file", key=widget_key(PAGE, "upload"))
 pasted = right.text_area(
-    "or paste them, one merge per line ('a b')", key=w.widget_key(PAGE, "paste"), height=120
+    "or paste them, one merge per line ('a b')", key=widget_key(PAGE, "paste"), height=120
 )
 st.caption(f"Accepted: {FORMATS}.")
 
 text = None
 if upload is not None:
-    text = w.read_upload(upload)
+    text = read_upload(upload)
 elif pasted.strip():
     text = pasted
 
@@ -115,7 +119,7 @@ if text:
         # every row in view (no scrolling inside the table): your pair may be the last one
         height = 35 * (len(frame) + 1) + 3
         st.dataframe(views.styled(frame), hide_index=True, width="stretch", height=height)
-        if name == w.TEXT:
+        if name == TEXT:
             st.caption(
                 "To step through it in the lesson, choose 'your own text' there and paste it."
             )

@@ -15,7 +15,18 @@ from lessons import _cached as cached
 from lessons import _compare_paper as paper
 from lessons import _compare_views as views
 from lessons import _inspect as inspect
-from lessons import _widgets as w
+from lessons._corpus import (
+    UPLOAD,
+    corpus_editor,
+    corpus_select,
+    is_sample,
+    punct_on,
+    read_upload,
+    sample_print,
+)
+from lessons._keys import widget_key
+from lessons._store import derived, fingerprint, trace_store
+from lessons._url import choice_box, limit_help, number_box, url_text, url_warning
 from subtok_core import compare, corpus, limits, parallel, registry
 from subtok_core import measure as metrics
 from subtok_core.charts import compare as viz_compare
@@ -26,8 +37,8 @@ SAME = "the training corpus"
 WINDOW = 5  # neighbours within 5 tokens on each side, as the SaGe paper
 SAGE_KEY = "sage_latest"  # set by the SaGe page: the last SaGe vocabulary it trained
 PAGE = "compare"
-UPLOADED = w.widget_key(PAGE, "hf")  # this session's tokenizer.json: kind, name, print, lease
-UPLOAD_REFUSED = w.widget_key(PAGE, "hf_refused")  # (file_id, sentence) of a refused file
+UPLOADED = widget_key(PAGE, "hf")  # this session's tokenizer.json: kind, name, print, lease
+UPLOAD_REFUSED = widget_key(PAGE, "hf_refused")  # (file_id, sentence) of a refused file
 
 
 def known_kinds() -> tuple[str, ...]:
@@ -48,35 +59,33 @@ def kinds_from_url() -> list[str]:
     """?tok=bpe,unigram -> the tokenizers chosen (all three trained ones when the URL has
     none). Every name this session can use is kept; the others are left out with a
     warning, and the trained ones fill in when fewer than two are left."""
-    text = w.url_text("tok", w.widget_key(PAGE, "tok"))
+    text = url_text("tok", widget_key(PAGE, "tok"))
     if text is None:
         return list(compare.KINDS)
     kinds, why = compare.read_kinds(text, known_kinds())
     used = ",".join(kinds)
     if why or not text.strip():
-        w.url_warning("tok", text, why or "empty", used)
+        url_warning("tok", text, why or "empty", used)
         st.query_params["tok"] = used
     return list(kinds)
 
 
 def store_kinds() -> None:
-    st.query_params["tok"] = ",".join(st.session_state[w.widget_key(PAGE, "tok")])
+    st.query_params["tok"] = ",".join(st.session_state[widget_key(PAGE, "tok")])
 
 
 def controls():
     c1, c2, c3 = st.columns([3, 1, 3])
-    name = w.corpus_select(c1, default="sample:lee")
+    name = corpus_select(c1, default="sample:lee")
     top = limits.limit("vocab_size", "web")
-    size = int(
-        w.number_box(c2, "vocab size", "size", 1, top, 2000, help=w.limit_help("vocab_size"))
-    )
-    if w.widget_key(PAGE, "tok") not in st.session_state:
-        st.session_state[w.widget_key(PAGE, "tok")] = kinds_from_url()
+    size = int(number_box(c2, "vocab size", "size", 1, top, 2000, help=limit_help("vocab_size")))
+    if widget_key(PAGE, "tok") not in st.session_state:
+        st.session_state[widget_key(PAGE, "tok")] = kinds_from_url()
     chosen = c3.multiselect(
         f"tokenizers ({compare.MIN_KINDS} to {compare.MAX_KINDS})",
         list(known_kinds()),
         format_func=label,
-        key=w.widget_key(PAGE, "tok"),
+        key=widget_key(PAGE, "tok"),
         on_change=store_kinds,
         max_selections=compare.MAX_KINDS,  # "Select all" then takes the first six
         help="Trained here on the corpus below, or pretrained: GPT-4's cl100k_base, "
@@ -95,7 +104,7 @@ def upload_tokenizer() -> None:
     the upload is in the list at once.
     """
     upload = st.file_uploader(
-        "Add a Hugging Face tokenizer.json", type=["json"], key=w.widget_key(PAGE, "hf_file")
+        "Add a Hugging Face tokenizer.json", type=["json"], key=widget_key(PAGE, "hf_file")
     )
     if upload is None:
         return
@@ -108,11 +117,11 @@ def upload_tokenizer() -> None:
         return
     data = upload.getvalue()
     digest = hashlib.sha256(data).hexdigest()
-    text = w.read_upload(upload)
+    text = read_upload(upload)
     if text is None:
         return
     try:
-        lease = w.trace_store().lease(
+        lease = trace_store().lease(
             ("tokenizer.json", digest),
             lambda report: hf.from_str(text, upload.name),
             size=hf.MEMORY_PER_BYTE * len(data),
@@ -161,16 +170,16 @@ def trained(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, 
     for kind in kinds:
         if kind == "sage":
             model = st.session_state[SAGE_KEY]["model"]
-            found[kind] = model, w.fingerprint(model)
+            found[kind] = model, fingerprint(model)
         elif kind in compare.PRETRAINED:
             found[kind] = registry.pretrained(kind), kind
         elif UPLOADED in st.session_state and kind == st.session_state[UPLOADED]["kind"]:
             found[kind] = uploaded(), "hf:" + st.session_state[UPLOADED]["print"][:16]
         else:  # trained below, all at once
-            key = w.fingerprint("compare", kind, corpus_print, size)
+            key = fingerprint("compare", kind, corpus_print, size)
             found[kind] = None, key
             wanted[key] = training(kind, wc, size), f"Training {label(kind)}:"
-    models = w.trace_store().trained_all(wanted)
+    models = trace_store().trained_all(wanted)
     return {kind: (models.get(key, model), key) for kind, (model, key) in found.items()}
 
 
@@ -186,7 +195,7 @@ def measure_lines(name: str, measure: str, wc) -> tuple[tuple[str, ...], str]:
     if corpus.is_toy(source) or source.startswith("sample:"):
         return shipped_lines(source)
     lines = tuple(" ".join([word] * count) for word, count in wc.items())
-    return lines, w.fingerprint(lines)
+    return lines, fingerprint(lines)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -195,7 +204,7 @@ def shipped_lines(source: str) -> tuple[tuple[str, ...], str]:
     server (hashing a real sample's lines on every run cost some 10 ms) and shared as they
     are (a tuple: nobody can change it; a cache_data copy cost as much as the hash)."""
     lines = tuple(corpus.load_lines(source))
-    return lines, w.fingerprint(lines)
+    return lines, fingerprint(lines)
 
 
 class Encodings:
@@ -230,13 +239,13 @@ def tokenized(models: dict, keys: dict, lines) -> dict[str, metrics.Tokenized]:
         ("tokenized", k, keys[k]): (job(k, m), f"Encoding the corpus with {label(k)}:")
         for k, m in models.items()
     }
-    found = w.trace_store().trained_all(wanted)
+    found = trace_store().trained_all(wanted)
     return {k: found["tokenized", k, keys[k]] for k in models}
 
 
-def tables(kind: str, fingerprint: str, model, toks: Encodings) -> dict:
+def tables(kind: str, key: str, model, toks: Encodings) -> dict:
     """Every metric of one tokenizer on one corpus, computed once per model and corpus
-    (`fingerprint`: of both) and kept in the server-wide store and on disk: from the corpus
+    (`key`: of both) and kept in the server-wide store and on disk: from the corpus
     as `model` encodes it (toks[kind], read only when the metrics are not kept) and the
     vocabulary the measures read (compare.vocabulary: a pretrained tokenizer's pieces used
     on the corpus). Shared by every session as it is, so nothing may change it."""
@@ -253,7 +262,7 @@ def tables(kind: str, fingerprint: str, model, toks: Encodings) -> dict:
             "profile": metrics.frequency_profile(t, pieces),
         }
 
-    return w.derived(("compare measures", kind, fingerprint), compute)
+    return derived(("compare measures", kind, key), compute)
 
 
 def chart(
@@ -276,7 +285,7 @@ def chart(
         lambda: table.to_csv(index=False),
         f"{key}.csv",
         "text/csv",
-        key=w.widget_key(PAGE, f"csv_{key}"),
+        key=widget_key(PAGE, f"csv_{key}"),
         on_click="ignore",
     )
 
@@ -285,10 +294,10 @@ def charts(models: dict, prints: dict, measured: tuple, names: list[str]) -> dic
     """The measures of each model (`prints`: their fingerprints) on `lines`, cached by the
     fingerprint of both: SaGe's numbers follow the vocabulary this session trained."""
     lines, lines_print = measured  # measure_lines: the lines and their fingerprint
-    keys = {k: w.fingerprint(prints[k], lines_print) for k in models}
+    keys = {k: fingerprint(prints[k], lines_print) for k in models}
     toks = Encodings(models, keys, lines)
     per = {label(k): tables(k, keys[k], m, toks) for k, m in models.items()}
-    run = w.fingerprint(*sorted(keys.items()), *names)  # the models, the lines, the colors
+    run = fingerprint(*sorted(keys.items()), *names)  # the models, the lines, the colors
     shown = chart_tables(run, per)
     st.subheader("Encoding efficiency")
     st.dataframe(shown["summary"], hide_index=True)
@@ -315,12 +324,12 @@ def charts(models: dict, prints: dict, measured: tuple, names: list[str]) -> dic
     return per  # label -> its measures, for the 002 view below
 
 
-def chart_tables(fingerprint: str, per: dict) -> dict[str, pd.DataFrame]:
+def chart_tables(key: str, per: dict) -> dict[str, pd.DataFrame]:
     """The tables the section draws from the measures `per` (label -> tables(...);
-    `fingerprint`: theirs, and the names' order): the summary, and one per chart. Built
+    `key`: theirs, and the names' order): the summary, and one per chart. Built
     once and kept like the measures (the store, the disk), shared by every session, read
     only."""
-    return w.derived(("compare charts", fingerprint), lambda: _chart_tables(per))
+    return derived(("compare charts", key), lambda: _chart_tables(per))
 
 
 def _chart_tables(_per: dict) -> dict[str, pd.DataFrame]:
@@ -380,9 +389,9 @@ def _table(value) -> pd.DataFrame:
     return value.table
 
 
-def compared(fingerprint: str, models: tuple, toks: Callable, names: tuple[str, str]):
+def compared(key: str, models: tuple, toks: Callable, names: tuple[str, str]):
     """The overlap of two vocabularies (`models`, as encoded in `toks()`) and the
-    frequency differences of their tokens, kept per `fingerprint` of both (their models
+    frequency differences of their tokens, kept per `key` of both (their models
     and measured lines) and their `names` in the store and on disk: every session of a
     class asks for the same. Read only (a copy is the caller's to change)."""
 
@@ -392,7 +401,7 @@ def compared(fingerprint: str, models: tuple, toks: Callable, names: tuple[str, 
         both = metrics.overlap(vocab_a, vocab_b, names=names)
         return metrics.readable(both.table), metrics.frequency_diff(*encoded)
 
-    return w.derived(("compare pair", fingerprint, *names), compute)
+    return derived(("compare pair", key, *names), compute)
 
 
 def pair_panel(models: dict, toks: Encodings, keys: dict, names: list[str]) -> None:
@@ -400,13 +409,11 @@ def pair_panel(models: dict, toks: Encodings, keys: dict, names: list[str]) -> N
     each tokenizer in its colour of every other chart (`names`)."""
     first, *others = models
     a = label(first)
-    other = st.selectbox(
-        f"{a} against", others, format_func=label, key=w.widget_key(PAGE, "against")
-    )
+    other = st.selectbox(f"{a} against", others, format_func=label, key=widget_key(PAGE, "against"))
     b = label(other)
     st.subheader(f"{a} against {b}")
     pair = (first, other)
-    run = w.fingerprint(keys[first], keys[other], *names)  # the models, the colours
+    run = fingerprint(keys[first], keys[other], *names)  # the models, the colours
     encoded = lambda: tuple(toks[k] for k in pair)  # noqa: E731  (read only if not kept)
     both, diff = compared(run, tuple(models[k] for k in pair), encoded, (a, b))
     share = metrics.COLUMN_NAMES["word_initial_share"]
@@ -438,8 +445,8 @@ def marker_note(name: str, size: int, kinds) -> None:
     if "bpe" not in kinds:
         return
     said = "BPE here marks the start of each word with ▁ (as SentencePiece and Unigram do)"
-    if w.is_sample(name) or corpus.is_toy(name):
-        command = compare.cli_command("bpe", name, size, w.punct_on(PAGE))
+    if is_sample(name) or corpus.is_toy(name):
+        command = compare.cli_command("bpe", name, size, punct_on(PAGE))
         said += f"; the same BPE on the command line: `{command}`"
     st.caption(said + ". `subtok train bpe` marks no word boundary unless asked (`--marker`).")
 
@@ -490,9 +497,9 @@ except ValueError as err:
     st.error(str(err))
     st.stop()
 trains = [k for k in kinds if k in compare.KINDS]  # trained on the corpus: timed on an upload
-with st.expander("The training corpus", expanded=name == w.UPLOAD):
-    wc = w.corpus_editor(name, PAGE, ",".join(trains) or None, size)
-    if wc is not None and name == w.UPLOAD:
+with st.expander("The training corpus", expanded=name == UPLOAD):
+    wc = corpus_editor(name, PAGE, ",".join(trains) or None, size)
+    if wc is not None and name == UPLOAD:
         untimed_note([k for k in kinds if k not in trains])
 if wc is None:
     st.stop()
@@ -507,7 +514,7 @@ else:
     st.caption("Train a vocabulary on the SaGe page and it can join this comparison.")
 marker_note(name, size, kinds)
 # hashed once per run, a real sample's once per server
-corpus_print = w.sample_print(name, w.punct_on(PAGE)) if w.is_sample(name) else w.fingerprint(wc)
+corpus_print = sample_print(name, punct_on(PAGE)) if is_sample(name) else fingerprint(wc)
 try:
     found = trained(kinds, wc, corpus_print, size)
 except ValueError as err:
@@ -525,7 +532,7 @@ st.divider()
 views.languages_view(models, prints, labels, names)
 st.divider()
 st.subheader("Measured on a corpus")
-measure = w.choice_box(
+measure = choice_box(
     st,
     "measure on",
     [SAME, "sample:enwiki", "sample:lee", "sample:crime"],

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from lessons import _widgets as w
+from lessons._keys import widget_key
 from subtok_core import wordlevel
 
 
@@ -21,7 +21,7 @@ def word_level_opening() -> None:
     left.dataframe(pd.DataFrame(vocab.items(), columns=["word", "ID"]), hide_index=True)
     text = right.text_input(
         "A new sentence, written as IDs", "I love bananas and aples.",
-        key=w.widget_key("home", "sentence"),
+        key=widget_key("home", "sentence"),
     )  # fmt: skip
     try:
         ids = wordlevel.word_ids(vocab, text)

@@ -15,18 +15,19 @@ import pandas as pd
 import streamlit as st
 
 from lessons import _student
-from lessons import _widgets as w
+from lessons._chips import show_corpus
+from lessons._keys import widget_key
 from subtok_core import registry, rooms
 
 PAGE = "join"
 WATCH_EVERY = 0.75  # seconds between two looks at the room: a phone follows within ~1.5 s
-JOINED = w.widget_key(PAGE, "joined")  # session: the code this session has joined
+JOINED = widget_key(PAGE, "joined")  # session: the code this session has joined
 
 
 def ask_code() -> None:
     """A box for the room code, when the address has none or a wrong one."""
-    code = st.text_input("Room code", key=w.widget_key(PAGE, "code"), max_chars=8)
-    if st.button("Join", key=w.widget_key(PAGE, "go"), type="primary") and code.strip():
+    code = st.text_input("Room code", key=widget_key(PAGE, "code"), max_chars=8)
+    if st.button("Join", key=widget_key(PAGE, "go"), type="primary") and code.strip():
         try:
             st.query_params["room"] = rooms.normal_code(code)
         except ValueError as err:
@@ -79,35 +80,35 @@ def show_view(room: rooms.Room) -> None:
         if view["rows"]:
             st.write("**Each word's best segmentation**")
     if view["rows"]:
-        w.show_corpus(view["rows"], view["total"], set(view.get("new", ())))
+        show_corpus(view["rows"], view["total"], set(view.get("new", ())))
 
 
 def send(code: str, round_id: int, question: rooms.Question, student: str) -> None:
     """The form's submit: the typed answer if any, else the picked one. A second answer
     replaces the first."""
-    typed = st.session_state.get(w.widget_key(PAGE, f"other_{round_id}"), "") or ""
-    picked = st.session_state.get(w.widget_key(PAGE, f"pick_{round_id}"))
+    typed = st.session_state.get(widget_key(PAGE, f"other_{round_id}"), "") or ""
+    picked = st.session_state.get(widget_key(PAGE, f"pick_{round_id}"))
     answer = typed.strip() or picked or ""
     try:
         if not answer:
             raise ValueError("Pick an answer in the list or type one, then send it.")
         rooms.store().submit(code, round_id, student, question.canonical(answer))
     except ValueError as err:
-        st.session_state[w.widget_key(PAGE, "said")] = str(err)
+        st.session_state[widget_key(PAGE, "said")] = str(err)
 
 
 def answer_form(code: str, current, question, student: str) -> None:
-    with st.form(w.widget_key(PAGE, f"form_{current.id}")):
+    with st.form(widget_key(PAGE, f"form_{current.id}")):
         st.selectbox(
             "your answer",
             question.candidates,
             index=None,
-            key=w.widget_key(PAGE, f"pick_{current.id}"),
+            key=widget_key(PAGE, f"pick_{current.id}"),
             placeholder="pick a pair" if question.kind == "pair" else "pick a piece",
         )
         st.text_input(
             "or type another",
-            key=w.widget_key(PAGE, f"other_{current.id}"),
+            key=widget_key(PAGE, f"other_{current.id}"),
             max_chars=rooms.db.ANSWER_MAX,
             placeholder="e s" if question.kind == "pair" else "piece",
         )
@@ -127,7 +128,7 @@ def show_round(room: rooms.Room, current, student: str) -> None:
     question = rooms.Question.from_json(current.question)
     st.subheader(question.prompt)
     mine = rooms.store().answer_of(current.id, student)
-    said = st.session_state.pop(w.widget_key(PAGE, "said"), None)
+    said = st.session_state.pop(widget_key(PAGE, "said"), None)
     if said:
         st.error(said)
     show_verdict(current, question, mine)

@@ -12,7 +12,10 @@ from lessons import _sage_paper as paper_views
 from lessons import _sage_results as outcome
 from lessons import _sage_runs as sage_runs
 from lessons import _sage_views as views
-from lessons import _widgets as w
+from lessons._corpus import corpus_label, parsed_upload
+from lessons._present import page_head, settings_row
+from lessons._store import fingerprint, run_key
+from lessons._url import choice_box, limit_help, number_box
 from subtok_core import corpus, limits, sage
 from subtok_core.sage import timing
 
@@ -67,10 +70,10 @@ def sample_controls(row) -> tuple[Sequence[Sequence[str]], str] | None:
     """The sample (in the settings popover `row`; an upload's box on the page itself, where
     the student sees it) and its sentences with their key; None until there is a file."""
     c1, c2 = row.columns([3, 1])
-    name = w.choice_box(c1, "sample", SAMPLES, "corpus", SAMPLES[0])
+    name = choice_box(c1, "sample", SAMPLES, "corpus", SAMPLES[0])
     top = limits.limit("sample_lines", "web")
-    lines_help = w.limit_help("sample_lines")
-    limit = int(w.number_box(c2, "first lines (0: all)", "lines", 0, top, 0, help=lines_help))
+    lines_help = limit_help("sample_lines")
+    limit = int(number_box(c2, "first lines (0: all)", "lines", 0, top, 0, help=lines_help))
     if name == "upload":
         upload = st.file_uploader(
             "a UTF-8 text file, one paragraph or sentence per line", type=["txt"], key="sage_upload"
@@ -79,14 +82,14 @@ def sample_controls(row) -> tuple[Sequence[Sequence[str]], str] | None:
             st.info("Upload a text file to run SaGe on it.")
             return None
         try:  # read once per server for the file's content, not on every rerun
-            lines = w.parsed_upload(upload, "all lines", lambda text: tuple(text.splitlines()))
+            lines = parsed_upload(upload, "all lines", lambda text: tuple(text.splitlines()))
         except ValueError as err:
             st.error(str(err))
             return None
         label = upload.name
-        sentences, key = cached_sentences(lines, limit or None), w.fingerprint(lines, limit)
+        sentences, key = cached_sentences(lines, limit or None), fingerprint(lines, limit)
     else:
-        c1.caption(w.corpus_label(name))
+        c1.caption(corpus_label(name))
         label = name
         sentences, key = shipped_sample(name, limit)
     said = f"{label}: {len(sentences):,} sentences, {sum(map(len, sentences)):,} words"
@@ -109,7 +112,7 @@ def shipped_sample(name: str, limit: int) -> tuple[tuple[tuple[str, ...], ...], 
     lines and copying its sentences out of st.cache_data cost some 20 ms a run on Lee.)"""
     lines = tuple(corpus.load_lines(name))
     sentences = sage.sample_sentences(list(lines), limit or None)
-    return tuple(map(tuple, sentences)), w.fingerprint(lines, limit)
+    return tuple(map(tuple, sentences)), fingerprint(lines, limit)
 
 
 def settings_controls(row) -> sage.SageSettings:
@@ -120,8 +123,8 @@ def settings_controls(row) -> sage.SageSettings:
     for col, (key, label, default, low, high, text) in zip(cols, SETTINGS, strict=True):
         kind = float if isinstance(default, float) else int
         step = 0.05 if kind is float else 1
-        help_text = w.limit_help(LIMITED[key], text) if key in LIMITED else text
-        values[key] = kind(w.number_box(col, label, key, low, high, default, step, help_text))
+        help_text = limit_help(LIMITED[key], text) if key in LIMITED else text
+        values[key] = kind(number_box(col, label, key, low, high, default, step, help_text))
     left, right = row.columns([1, 3], vertical_alignment="center")
     note = timing.preset_note(timing.load_timing(), outcome.RANDOM_SEEDS)
     left.button(
@@ -197,14 +200,14 @@ def stopped_log(sentences, key: str, settings: sage.SageSettings, part: str) -> 
         views.step_table(steps)
 
 
-w.page_head(
+page_head(
     "SaGe: context-aware vocabulary pruning",
     "SaGe (Yehezkel & Pinter, 2023: the SaGe paper) starts from a BPE vocabulary n times "
     "too big and prunes, step by step, the pieces whose removal raises a skipgram context "
     "loss (eq. 1) least: every token should predict the tokens around it. Here it runs on a "
     "small real sample; the paper ran on 750,000 lines of Wikipedia.",
 )
-row = w.settings_row("sage")
+row = settings_row("sage")
 chosen = sample_controls(row)
 if chosen is None:
     st.stop()
@@ -227,7 +230,7 @@ st.session_state["sage_latest"] = {  # the Compare page can add it to its tokeni
 log_tab, token_tab, paper_tab, result_tab = st.tabs(
     ["Step log", "One token up close", "Paper vs this run", "BPE vs SaGe"]
 )
-run_id = w.run_key(trace) or w.fingerprint(sample_key, trace)  # names the trace and sample
+run_id = run_key(trace) or fingerprint(sample_key, trace)  # names the trace and sample
 with log_tab:
     step = views.step_log(trace)
 with token_tab:
@@ -247,7 +250,7 @@ with result_tab:
     # spinner shows only when it takes a while: when the measures are computed)
     with st.spinner("Tokenizing the sample with each vocabulary ..."):
         cached.drawn(
-            w.run_key(trace),
+            run_key(trace),
             ("sage results",),
             lambda: outcome.results(trace, *ran, sentences, sample_key),
         )

@@ -9,7 +9,14 @@ import streamlit as st
 
 from lessons import _cached as cached
 from lessons import _export, _poll, _regularize
-from lessons import _widgets as w
+from lessons._corpus import corpus_label, corpus_select, corpus_setting, settings_caption
+from lessons._export import downloads
+from lessons._keys import widget_key
+from lessons._present import end_of_step_view, page_head, settings_row
+from lessons._steps import corpus_trace, lazy_expander, rerun_page, stepped
+from lessons._store import fingerprint, run_key, trace_store
+from lessons._tables import status_table
+from lessons._url import choice_box, limit_help, number_box, url_choice, url_text, url_warning
 from subtok_core import export, lattice, limits, notes, unigram
 from subtok_core.charts import lessons as viz
 from subtok_core.unigram.seed import SEED_TEXT, SEEDS
@@ -46,18 +53,18 @@ REMOVAL_ROWS = 200  # removal-loss rows shown around the cut
 def student_choices() -> tuple[str, ...]:
     """The student's removal per round ('' = automatic), kept in the session and in the URL
     as ?remove=un,,bu so that a link reproduces them."""
-    mine = w.widget_key(PAGE, "choices")
+    mine = widget_key(PAGE, "choices")
     if mine not in st.session_state:
-        text = w.url_text("remove", mine)
+        text = url_text("remove", mine)
         if text is not None and not text.strip():
-            w.url_warning("remove", text, "empty", instead="this page prunes automatically")
+            url_warning("remove", text, "empty", instead="this page prunes automatically")
             del st.query_params["remove"]
         st.session_state[mine] = tuple(text.split(",")) if text and text.strip() else ()
     return st.session_state[mine]
 
 
 def set_choices(choices: tuple[str, ...]) -> None:
-    st.session_state[w.widget_key(PAGE, "choices")] = choices
+    st.session_state[widget_key(PAGE, "choices")] = choices
     if choices:
         st.query_params["remove"] = ",".join(choices)
     elif "remove" in st.query_params:
@@ -67,10 +74,10 @@ def set_choices(choices: tuple[str, ...]) -> None:
 def controls():
     """Every choice of the page; returns (name, variant, params for trace_unigram, the
     settings row)."""
-    box = w.settings_row(PAGE)
+    box = settings_row(PAGE)
     c1, c2, c3, c4 = box.columns([2, 1.5, 2.3, 1])
-    name = w.corpus_select(c1, default="toy:run-bug")
-    variant = w.choice_box(
+    name = corpus_select(c1, default="toy:run-bug")
+    variant = choice_box(
         c2,
         "variant",
         unigram.VARIANTS,
@@ -82,41 +89,41 @@ def controls():
     top = limits.limit("vocab_size", "web")
     sample = name.startswith("sample:")
     size = int(
-        w.number_box(
+        number_box(
             c3,
             "target vocab size" if sample else "target vocab size (0: characters only)",
             "size",
             0,
             top,
-            w.corpus_setting(name, "size", SAMPLE_SIZE if sample else 0),
-            help=w.limit_help("vocab_size", size_help),
+            corpus_setting(name, "size", SAMPLE_SIZE if sample else 0),
+            help=limit_help("vocab_size", size_help),
         )
     )
-    base = w.choice_box(
+    base = choice_box(
         c4,
         "log base",
         list(LOG_BASES),
         "base",
-        w.corpus_setting(name, "base", "10"),  # 001's base 10, the course's e on hug-pug
+        corpus_setting(name, "base", "10"),  # 001's base 10, the course's e on hug-pug
         help="The 001 slides use log base 10; the Hugging Face course (whose hug/pug "
         "example 004 quotes) the natural log (e).",
         disabled=variant == "em",
     )
     if variant == "textbook":  # checked here: the expander below may be closed
-        w.url_choice("seed", SEEDS, SEEDS[0], state_key=w.widget_key(PAGE, "seed"))
+        url_choice("seed", SEEDS, SEEDS[0], state_key=widget_key(PAGE, "seed"))
     # open where the textbook seed must be chosen: a real sample has too many substrings
     seeding = variant == "textbook" and sample
     with box.expander(f"{SEED_SETTINGS} · variant: {VARIANT_TEXT[variant]}", expanded=seeding):
         params = settings(variant)
     params.update(variant=variant, log_base=base if variant == "textbook" else "e")
     if variant == "textbook":
-        w.settings_caption(c3, name, base=base)  # beside the corpus caption, not under it
+        settings_caption(c3, name, base=base)  # beside the corpus caption, not under it
     params["vocab_size"] = size or None
     if size == 0 and name.startswith("sample:"):
         params["vocab_size"] = SAMPLE_SIZE
     target = f"to {size:,} pieces" if size else "down to the characters"
     base_said = f"log base {base}" if variant == "textbook" else ""
-    box.note(w.corpus_label(name), variant, target, base_said)
+    box.note(corpus_label(name), variant, target, base_said)
     return name, variant, params, box
 
 
@@ -130,32 +137,30 @@ def settings(variant: str) -> dict:
                     10,
                     int(limits.limit("seed_size", "web")),
                     100_000,
-                    key=w.widget_key(PAGE, "em_seed_size"),
-                    help=w.limit_help("seed_size"),
+                    key=widget_key(PAGE, "em_seed_size"),
+                    help=limit_help("seed_size"),
                 )
             ),
             "shrinking_factor": s2.slider(
-                "shrinking factor", 0.5, 0.95, 0.75, key=w.widget_key(PAGE, "shrink")
+                "shrinking factor", 0.5, 0.95, 0.75, key=widget_key(PAGE, "shrink")
             ),
             "em_iterations": int(
-                s3.number_input("EM iterations per round", 1, 10, 2, key=w.widget_key(PAGE, "em"))
+                s3.number_input("EM iterations per round", 1, 10, 2, key=widget_key(PAGE, "em"))
             ),
         }
     seed = seed_select(s1)
     longest = int(
-        s2.number_input(
-            "longest seed piece (0 = no limit)", 0, 50, 0, key=w.widget_key(PAGE, "len")
-        )
+        s2.number_input("longest seed piece (0 = no limit)", 0, 50, 0, key=widget_key(PAGE, "len"))
     )
     out = {
         "seed": seed,
         "max_piece_len": longest or None,
-        "prune_percent": s3.slider("prune % per round", 1, 50, 10, key=w.widget_key(PAGE, "pct")),
+        "prune_percent": s3.slider("prune % per round", 1, 50, 10, key=widget_key(PAGE, "pct")),
         "choices": student_choices(),
     }
     if seed == "frequent":
         out["seed_size"] = int(
-            s1.number_input("seed size", 1, 100_000, 5000, key=w.widget_key(PAGE, "seed_size"))
+            s1.number_input("seed size", 1, 100_000, 5000, key=widget_key(PAGE, "seed_size"))
         )
     return out
 
@@ -166,19 +171,19 @@ def seed_select(col) -> str:
 
     Not a widget bound to the URL: the SaGe page binds ?seed= to its random seed, a number,
     and a bound parameter follows the student to the other page and into its widget."""
-    if w.widget_key(PAGE, "seed") not in st.session_state:  # checked by controls()
-        st.session_state[w.widget_key(PAGE, "seed")] = SEEDS[0]
+    if widget_key(PAGE, "seed") not in st.session_state:  # checked by controls()
+        st.session_state[widget_key(PAGE, "seed")] = SEEDS[0]
     return col.selectbox(
         "seed vocabulary",
         SEEDS,
-        key=w.widget_key(PAGE, "seed"),
+        key=widget_key(PAGE, "seed"),
         on_change=store_seed,
         help=" · ".join(f"{k}: {v}" for k, v in SEED_TEXT.items()),
     )
 
 
 def store_seed() -> None:
-    seed = st.session_state[w.widget_key(PAGE, "seed")]
+    seed = st.session_state[widget_key(PAGE, "seed")]
     if seed != SEEDS[0]:
         st.query_params["seed"] = seed
     elif "seed" in st.query_params:
@@ -186,9 +191,9 @@ def store_seed() -> None:
 
 
 def trained(wc, corpus_print: str, params: dict):
-    key = w.fingerprint("unigram", corpus_print, tuple(sorted(params.items())))
+    key = fingerprint("unigram", corpus_print, tuple(sorted(params.items())))
     try:
-        return w.trace_store().trained(
+        return trace_store().trained(
             key, lambda report: unigram.trace_unigram(wc, progress=report, **params), "Training:"
         )
     except ValueError as err:  # the seed settings it asks for are in the settings row
@@ -211,7 +216,7 @@ def trained_with_choices(wc, corpus_print: str, params: dict):
         # raises itself when the corpus or another setting is what cannot be used
         automatic = trained(wc, corpus_print, {**params, "choices": ()})
         given = ",".join(params["choices"])
-        w.url_warning("remove", given, str(err), instead="this page prunes automatically")
+        url_warning("remove", given, str(err), instead="this page prunes automatically")
         set_choices(())
         return automatic
 
@@ -266,7 +271,7 @@ def loss_curve(trace, i: int, variant: str) -> None:
         kinds = viz.EM_KINDS if variant == "em" else viz.TEXTBOOK_KINDS
         return viz.loss_curve_chart(pd.DataFrame(rows), i, title, jumps, kinds)
 
-    cached.chart(w.run_key(trace), ("unigram loss",), build, i)
+    cached.chart(run_key(trace), ("unigram loss",), build, i)
     if jumps and variant == "em":
         st.caption(
             "Log scale: the loss jumps after some prunes. EM had given nearly every occurrence "
@@ -297,7 +302,7 @@ def segmentations_panel(record, trace, i: int) -> None:
         }
         for s in record.segmentations
     ]
-    w.status_table(pd.DataFrame(rows), "auto", _float_format(), precision=6)
+    status_table(pd.DataFrame(rows), "auto", _float_format(), precision=6)
     if any(s.ties for s in record.segmentations):
         st.caption(
             "tied: other segmentations with exactly the same probability. The one whose last "
@@ -345,9 +350,9 @@ def all_segmentations_panel(record, word: str) -> None:
 def lattice_panel(trace, i: int, record, variant: str) -> None:
     st.subheader("The lattice of a word")
     words = list(trace.start.words)
-    word = st.text_input("word", words[0], key=w.widget_key(PAGE, "word"))
+    word = st.text_input("word", words[0], key=widget_key(PAGE, "word"))
     cached.drawn(
-        w.run_key(trace),
+        run_key(trace),
         ("unigram lattice", i, word),
         lambda: lattice_view(trace, i, record, variant, word.strip() or words[0]),
     )
@@ -419,13 +424,13 @@ def prune_now(choices: tuple[str, ...], prune_step: int) -> None:
     click shows its effect at once: the piece marked pruned, the loss it costs."""
     set_choices(choices)
     st.session_state[STEP] = prune_step
-    w.rerun_page()  # the button sits in the step view; the trace is made outside it
+    rerun_page()  # the button sits in the step view; the trace is made outside it
 
 
 def prune_automatically() -> None:
     """Forget the student's removals (a button's callback); the page trains again."""
     set_choices(())
-    w.rerun_page()
+    rerun_page()
 
 
 def pick_panel(trace, step) -> None:
@@ -438,7 +443,7 @@ def pick_panel(trace, step) -> None:
         "Prune another piece this round",
         pieces,
         index=None,
-        key=w.widget_key(PAGE, f"pick_{step.round}"),
+        key=widget_key(PAGE, f"pick_{step.round}"),
         placeholder="pick a piece",
     )
     if pick is not None:
@@ -446,7 +451,7 @@ def pick_panel(trace, step) -> None:
         mine[step.round - 1] = pick
         st.button(
             "Prune it now",
-            key=w.widget_key(PAGE, f"remove_{step.round}"),
+            key=widget_key(PAGE, f"remove_{step.round}"),
             on_click=prune_now,
             args=(tuple(mine), step.number + 1),
             help=f"Step {step.number + 1} prunes it; step {step.number + 2} re-estimates "
@@ -455,7 +460,7 @@ def pick_panel(trace, step) -> None:
     if student_choices():
         st.button(
             "Back to automatic pruning",
-            key=w.widget_key(PAGE, "auto"),
+            key=widget_key(PAGE, "auto"),
             on_click=prune_automatically,
         )
 
@@ -463,7 +468,7 @@ def pick_panel(trace, step) -> None:
 def step_view(trace, i: int, step, variant: str) -> None:
     """Step i's vocabulary, removal losses and segmentations (each drawn once per run and
     step), and the student's own pick at a removal-loss step."""
-    run = w.run_key(trace)
+    run = run_key(trace)
     left, right = st.columns([2, 3])
     with left:
         cached.drawn(run, ("unigram vocab", i), lambda: vocab_panel(trace, step, variant))
@@ -489,7 +494,7 @@ def vocab_panel(trace, step, variant: str) -> None:
     if len(table) > VOCAB_ROWS:
         table = table.sort_values("probability", ascending=False, kind="stable")
         table = table.head(VOCAB_ROWS)
-    w.status_table(table, min(460, 38 + 35 * len(table)), _float_format(), precision=6)
+    status_table(table, min(460, 38 + 35 * len(table)), _float_format(), precision=6)
     size = record.vocab_size if step else len(record.vocab)
     if len(table) < size:
         st.caption(f"The {len(table):,} most probable of {size:,} pieces.")
@@ -513,7 +518,7 @@ def removal_panel(trace, step) -> None:
         frame = frame.iloc[cut : cut + REMOVAL_ROWS]
     three = st.column_config.NumberColumn(format="%.3f")
     config = {"loss without it": three, "increase": three}
-    w.status_table(frame, min(360, 38 + 35 * len(frame)), config, precision=3)
+    status_table(frame, min(360, 38 + 35 * len(frame)), config, precision=3)
     if trace.param("variant") == "textbook":
         rounded = notes.removal_caption(st.session_state.get("corpus", ""), step, base_of(trace))
         if rounded:
@@ -526,14 +531,14 @@ def removal_panel(trace, step) -> None:
         )
 
 
-w.page_head(
+page_head(
     "Unigram language model",
     "Unigram works top-down: it starts from a big vocabulary and prunes the pieces whose "
     "loss the corpus likelihood would miss least (Kudo, 2018; worked examples from 001 and "
     "004 of the course material).",
 )
 name, variant, params, row = controls()
-wc, _, trace = w.corpus_trace(
+wc, _, trace = corpus_trace(
     name,
     PAGE,
     lambda wc, corpus_print: trained_with_choices(wc, corpus_print, params),
@@ -544,7 +549,7 @@ wc, _, trace = w.corpus_trace(
 
 
 def whole_step(i: int, step) -> None:
-    """Everything that shows step i (rerun alone when the step changes: w.stepped)."""
+    """Everything that shows step i (rerun alone when the step changes: stepped)."""
     if step is None:
         st.info(f"{trace.start.seed} Move the slider to run the first E-step.")
     else:
@@ -553,17 +558,17 @@ def whole_step(i: int, step) -> None:
 
     class_poll = _poll.class_poll(PAGE, trace, i, "everyone predicts the next pruned piece")
 
-    w.end_of_step_view(class_poll)
+    end_of_step_view(class_poll)
     loss_curve(trace, i, variant)
     lattice_panel(trace, i, step or trace.start, variant)
-    with w.lazy_expander("n-best and sampling", PAGE, "nbest") as box:
+    with lazy_expander("n-best and sampling", PAGE, "nbest") as box:
         if box.open:
             model = _regularize.unigram_model(trace, i)
             _regularize.nbest_panel(model, PAGE, trace.start.words[0])
 
 
-w.stepped(trace, whole_step, PAGE, "step (0 = the seed vocabulary)")
-w.downloads(trace, PAGE, ("steps (CSV)", export.steps_csv), full=True)
+stepped(trace, whole_step, PAGE, "step (0 = the seed vocabulary)")
+downloads(trace, PAGE, ("steps (CSV)", export.steps_csv), full=True)
 _export.hf_download(
     lambda: _regularize.unigram_model(trace, len(trace.steps)),  # the last step's model
     PAGE,

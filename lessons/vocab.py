@@ -12,9 +12,20 @@ import streamlit as st
 from lessons import _vocab_card as cards
 from lessons import _vocab_chat as chat
 from lessons import _vocab_data as data
-from lessons import _widgets as w
+from lessons._corpus import (
+    corpus_editor,
+    corpus_select,
+    is_sample,
+    punct_on,
+    read_upload,
+    sample_print,
+)
 from lessons._escape import inline_code
 from lessons._inspect import card_link, visible
+from lessons._keys import widget_key
+from lessons._present import page_head, settings_row
+from lessons._store import fingerprint
+from lessons._url import choice_box, limit_help, number_box
 from subtok_core import compare, limits
 from subtok_core.vocab.card import token_card
 from subtok_core.vocab.health import CATEGORIES, SENTENCES, Health
@@ -27,29 +38,29 @@ MAX_ID = 10_000_000
 
 def settings():
     """The corpus, the vocabulary size and which tokenizers to train here (as Compare)."""
-    c1, c2, c3 = w.settings_row(PAGE).columns([3, 1, 3])
-    name = w.corpus_select(c1, default="sample:lee")
+    c1, c2, c3 = settings_row(PAGE).columns([3, 1, 3])
+    name = corpus_select(c1, default="sample:lee")
     top = limits.limit("vocab_size", "web")
-    size = int(w.number_box(c2, "vocab size", "size", 1, top, 2000,
-                            help=w.limit_help("vocab_size")))  # fmt: skip
+    size = int(number_box(c2, "vocab size", "size", 1, top, 2000,
+                            help=limit_help("vocab_size")))  # fmt: skip
     kinds = c3.multiselect(
         "your tokenizers, trained here on this corpus", list(data.TRAINED),
         default=list(data.TRAINED), format_func=lambda k: compare.LABELS[k],
-        key=w.widget_key(PAGE, "mine"),
+        key=widget_key(PAGE, "mine"),
     )  # fmt: skip
     with st.expander("Add a Hugging Face tokenizer.json"):
         upload_tokenizer()
     return name, size, kinds
 
 
-UPLOADED = w.widget_key(PAGE, "hf")  # this session's tokenizer.json: name, digest, lease
+UPLOADED = widget_key(PAGE, "hf")  # this session's tokenizer.json: name, digest, lease
 
 
 def upload_tokenizer() -> None:
     """A tokenizer.json of the student's, added to the tokenizers of this session: its
     health is kept in the server-wide store, held by this session's lease (released when
     another file replaces it or the session ends)."""
-    upload = st.file_uploader("tokenizer.json", type=["json"], key=w.widget_key(PAGE, "hf_file"))
+    upload = st.file_uploader("tokenizer.json", type=["json"], key=widget_key(PAGE, "hf_file"))
     if upload is None:
         return
     digest = hashlib.sha256(upload.getvalue()).hexdigest()
@@ -57,7 +68,7 @@ def upload_tokenizer() -> None:
     mine = st.session_state.get(UPLOADED, {})
     if (mine.get("digest"), mine.get("name")) == (digest, name):
         return
-    text = w.read_upload(upload)
+    text = read_upload(upload)
     if text is None:
         return
     try:
@@ -83,17 +94,15 @@ class Mine:
         if self.found is None:
             self.found = {}
             with st.expander("The training corpus of your tokenizers", expanded=False):
-                wc = w.corpus_editor(self.name, PAGE, ",".join(self.kinds) or None, self.size)
+                wc = corpus_editor(self.name, PAGE, ",".join(self.kinds) or None, self.size)
             if wc is None or not self.kinds:
                 return self.found
-            if w.is_sample(self.name):
-                corpus_print = w.sample_print(self.name, w.punct_on(PAGE))
+            if is_sample(self.name):
+                corpus_print = sample_print(self.name, punct_on(PAGE))
             else:
-                corpus_print = w.fingerprint(wc)
+                corpus_print = fingerprint(wc)
             trained = data.models(self.kinds, wc, corpus_print, self.size)
-            self.found = {
-                k: (m, w.fingerprint(p, corpus_print), wc) for k, (m, p) in trained.items()
-            }
+            self.found = {k: (m, fingerprint(p, corpus_print), wc) for k, (m, p) in trained.items()}
         return self.found
 
     def uploaded(self) -> dict:
@@ -116,11 +125,11 @@ def card_section(mine: Mine) -> None:
     c1, c2, c3 = st.columns([2, 1, 2])
     options = [*data.PRETRAINED, *mine.kinds, *mine.uploaded()]
     # no format_func: a bound select box reads the address through it (tok=mistral-v1)
-    tok = w.choice_box(c1, "tokenizer", options, "tok", "cl100k_base")
+    tok = choice_box(c1, "tokenizer", options, "tok", "cl100k_base")
     c1.caption(data.label(tok))
-    token_id = int(w.number_box(c2, "token id", "id", 0, MAX_ID, 15339))
+    token_id = int(number_box(c2, "token id", "id", 0, MAX_ID, 15339))
     wanted = c3.text_input(
-        "or find a token by its text", key=w.widget_key(PAGE, "find"),
+        "or find a token by its text", key=widget_key(PAGE, "find"),
         help="Type a token's exact text, e.g. ' world' with its space.",
     )  # fmt: skip
     try:
@@ -202,10 +211,10 @@ def browse(reports: dict[str, Health], mine: Mine) -> None:
     """Every token of one category of one tokenizer, each with a link to its card."""
     c1, c2 = st.columns(2)
     name = c1.selectbox("tokenizer", list(reports), format_func=data.label,
-                        key=w.widget_key(PAGE, "browse_tok"))  # fmt: skip
+                        key=widget_key(PAGE, "browse_tok"))  # fmt: skip
     report = reports[name]
     found = [c for c in (*CATEGORIES, "unused") if report.positions(c)]
-    category = c2.selectbox("category", found, key=w.widget_key(PAGE, "browse_cat"))
+    category = c2.selectbox("category", found, key=widget_key(PAGE, "browse_cat"))
     positions = report.positions(category)
     table = report.table
     rows = [{"id": table.ids[k], "token": visible(table.pieces[k]),
@@ -250,7 +259,7 @@ def health_section(mine: Mine) -> None:
     browse(reports, mine)
 
 
-w.page_head(
+page_head(
     "Inside a vocabulary",
     "Every token of a real vocabulary (GPT-4's, Mistral's) or of one trained here: what it "
     "is in bytes, how its merges build it, and whether any text can produce it at all.",

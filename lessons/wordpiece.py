@@ -9,7 +9,21 @@ import streamlit as st
 
 from lessons import _cached as cached
 from lessons import _export, _poll
-from lessons import _widgets as w
+from lessons._chips import MARKERS, chips, show_chips
+from lessons._corpus import corpus_label, corpus_select, corpus_setting, punct_on
+from lessons._export import downloads
+from lessons._keys import widget_key
+from lessons._merge_lesson import (
+    corpus_and_vocab,
+    growth_chart,
+    merges_input,
+    predict_panel,
+    ties_select,
+)
+from lessons._present import end_of_step_view, page_head, settings_row
+from lessons._steps import corpus_trace, stepped
+from lessons._store import fingerprint, run_key, trace_store
+from lessons._tables import status_of, table_panel
 from subtok_core import bpe, wordpiece
 from subtok_core.charts import lessons as viz
 from subtok_core.explain import pair_text
@@ -25,8 +39,8 @@ from subtok_core.wordpiece.explain import (
 
 def trained(wc, corpus_print: str, ties: str, merges: int, specials: bool):
     """The whole trace for these choices: trained once with a progress bar, then kept."""
-    return w.trace_store().trained(
-        w.fingerprint("wordpiece", corpus_print, ties, merges, specials),
+    return trace_store().trained(
+        fingerprint("wordpiece", corpus_print, ties, merges, specials),
         lambda report: wordpiece.trace_wordpiece(
             wc, merges=merges, ties=ties, special_tokens=specials, progress=report
         ),
@@ -37,8 +51,8 @@ def trained(wc, corpus_print: str, ties: str, merges: int, specials: bool):
 def bpe_twin(wc, corpus_print: str, merges: int):
     """BPE with as many merges on the same corpus, for the [UNK] contrast (the BPE page's
     run with marker none and tie rule first, under the same key)."""
-    return w.trace_store().trained(
-        w.fingerprint("bpe", corpus_print, "none", "first", merges),
+    return trace_store().trained(
+        fingerprint("bpe", corpus_print, "none", "first", merges),
         lambda report: bpe.trace_bpe(wc, merges=merges, progress=report),
         "Learning BPE merges for comparison:",
     )
@@ -53,7 +67,7 @@ def score_frame(table, chosen=None, tied=()) -> pd.DataFrame:
             "right count": r.right_count,
             "fraction": fraction_text(r.score_fraction),
             "score": r.score,
-            "status": w.status_of((r.left, r.right), chosen, tied),
+            "status": status_of((r.left, r.right), chosen, tied),
         }
         for r in table
     ]
@@ -85,11 +99,9 @@ def encode_panel(trace, i: int, wc, corpus_print: str, merges: int) -> None:
         "WordPiece keeps no merges, only the vocabulary: from the start of the word it takes "
         "the longest piece in the vocabulary, then goes on with the rest (as ##...)."
     )
-    example = w.corpus_setting(name, "encode", "fused funny", w.widget_key("wordpiece", "encode"))
-    text = st.text_input(
-        "word or words to encode", example, key=w.widget_key("wordpiece", "encode")
-    )
-    model = wordpiece.model_from_trace(trace, i, split_punct=w.punct_on("wordpiece"))
+    example = corpus_setting(name, "encode", "fused funny", widget_key("wordpiece", "encode"))
+    text = st.text_input("word or words to encode", example, key=widget_key("wordpiece", "encode"))
+    model = wordpiece.model_from_trace(trace, i, split_punct=punct_on("wordpiece"))
     try:
         seg = wordpiece.segment(model, text)
         twin = bpe.segment(bpe.model_from_trace(bpe_twin(wc, corpus_print, merges), i), text)
@@ -97,13 +109,13 @@ def encode_panel(trace, i: int, wc, corpus_print: str, merges: int) -> None:
         st.error(str(err))
         return
     for word in seg.words:
-        w.show_chips(tries_table(word))
+        show_chips(tries_table(word))
         st.caption(explain_wordpiece_word(word))
     st.caption(
         "Struck out: not in the vocabulary; green: the longest match, kept. Hover an [UNK] "
         "to see the text it stands for."
     )
-    w.show_chips(
+    show_chips(
         f"<div><b>WordPiece</b>, {len(seg.tokens)} tokens: {token_chips(seg.tokens, text)}</div>"
         f"<div><b>BPE with {i} merges</b>, {len(twin.tokens)} tokens: "
         f"{token_chips(twin.tokens, text)}</div>"
@@ -147,11 +159,11 @@ def token_chips(tokens, text: str) -> str:
             covered = html.escape(repr(text[token.start : token.end]), quote=True)
             parts.append(f'<span class="chip unk" title="[UNK] = {covered}">[UNK]</span>')
         else:
-            parts.append(w.chips([token.text], (), w.MARKERS))
+            parts.append(chips([token.text], (), MARKERS))
     return "".join(parts)
 
 
-w.page_head(
+page_head(
     "WordPiece",
     "WordPiece builds its vocabulary like BPE, but merges the pair with the highest score "
     "count(ab) / (count(a) × count(b)) instead of the most frequent one: a pair wins when "
@@ -160,18 +172,18 @@ w.page_head(
     "decimals of the slides.",
 )
 
-settings = w.settings_row("wordpiece")
+settings = settings_row("wordpiece")
 c1, c2, c3, c4 = settings.columns([3, 1, 1, 1.1])
-name = w.corpus_select(c1, default="toy:sunflower")  # 001's WordPiece example
-ties = w.ties_select(c2, bpe.TIE_RULES)
-merges = w.merges_input(c3, w.corpus_setting(name, "merges", 10))
+name = corpus_select(c1, default="toy:sunflower")  # 001's WordPiece example
+ties = ties_select(c2, bpe.TIE_RULES)
+merges = merges_input(c3, corpus_setting(name, "merges", 10))
 specials = c4.checkbox(
     "BERT's special tokens",
-    key=w.widget_key("wordpiece", "special"),
+    key=widget_key("wordpiece", "special"),
     help="[PAD] [UNK] [CLS] [SEP] [MASK] at the front of the vocabulary, as BERT has them.",
 )
 settings.note(
-    w.corpus_label(name),
+    corpus_label(name),
     f"ties {ties}",
     f"{merges} merges",
     "BERT's special tokens" if specials else "",
@@ -180,7 +192,7 @@ if name == "toy:hug-pug":
     with st.expander("A slip in the Hugging Face course, computed exactly"):
         st.write(wordpiece.HF_COURSE_NOTE)
 
-wc, corpus_print, trace = w.corpus_trace(
+wc, corpus_print, trace = corpus_trace(
     name,
     "wordpiece",
     lambda wc, corpus_print: trained(wc, corpus_print, ties, merges, specials),
@@ -191,7 +203,7 @@ wc, corpus_print, trace = w.corpus_trace(
 
 
 def step_view(i: int, step) -> None:
-    """Everything that shows step i (rerun alone when the step changes: w.stepped)."""
+    """Everything that shows step i (rerun alone when the step changes: stepped)."""
     if step is None:
         st.info(explain_wordpiece_start(trace.start, wordpiece.PREFIX))
         highlight = set()
@@ -210,24 +222,24 @@ def step_view(i: int, step) -> None:
         score_format = {"score": st.column_config.NumberColumn(format="%.4f", pinned=True)}
         title = "Scores" + (f" before merge {i}" if i else "")
         note = "On a real sample only the best-scoring pairs are kept per step."
-        w.table_panel(title, note, table, trace, chart, column_config=score_format)
+        table_panel(title, note, table, trace, chart, column_config=score_format)
 
     left, right = st.columns([3, 2])
     with left:
-        cached.drawn(w.run_key(trace), ("wordpiece scores", i), score_panel)
+        cached.drawn(run_key(trace), ("wordpiece scores", i), score_panel)
     with right:
-        w.corpus_and_vocab(trace, i, highlight, wordpiece)
+        corpus_and_vocab(trace, i, highlight, wordpiece)
     if step is not None:  # below the step's own view: BPE's choice against WordPiece's
         contrast_line(step)
 
     class_poll = _poll.class_poll("wordpiece", trace, i, "everyone predicts the next merge")
 
-    w.end_of_step_view(class_poll)
-    w.growth_chart(trace, i)
+    end_of_step_view(class_poll)
+    growth_chart(trace, i)
 
     p1, p2 = st.columns(2)
     with p1:
-        w.predict_panel(
+        predict_panel(
             trace,
             i,
             lambda guess, nxt: judge_wordpiece_guess(guess, nxt, ties),
@@ -238,10 +250,10 @@ def step_view(i: int, step) -> None:
         encode_panel(trace, i, wc, corpus_print, merges)
 
 
-w.stepped(trace, step_view, "wordpiece")
-w.downloads(trace, "wordpiece")
+stepped(trace, step_view, "wordpiece")
+downloads(trace, "wordpiece")
 _export.hf_download(
-    lambda: wordpiece.model_from_trace(trace, split_punct=w.punct_on("wordpiece")),
+    lambda: wordpiece.model_from_trace(trace, split_punct=punct_on("wordpiece")),
     "wordpiece",
     "hf",
     _export.run_ident(trace),

@@ -11,7 +11,7 @@ WCAG contrast ratio, computed there by the standard's own formula.
   never by colour alone, and the same colour never touches itself (`fill_for`).
 
 Colour never carries meaning alone: each status also has a word or a mark (see the CSS in
-lessons/_widgets.py and lessons/_a11y.py).
+lessons/_chips.py and lessons/_a11y.py).
 
 >>> fill_for("low", previous=None) in TOKEN_FILLS
 True
@@ -46,7 +46,7 @@ TOKEN_FILLS = (
 )
 TOKEN_OUTLINE = "#444444"
 
-# lesson chips (lessons/_widgets.py): foreground, background
+# lesson chips (lessons/_chips.py): foreground, background
 CHIP = ("#1a1a1a", "#f4f6f8")
 CHIP_MARKER = ("#4f5a66", "#f4f6f8")  # </w>, ▁: quieter, still 4.5:1
 CHIP_NEW = ("#1a1a1a", "#ffd6d6")  # the newest symbol (plus a double outline)

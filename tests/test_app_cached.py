@@ -19,7 +19,8 @@ from subtok_core.store import Store
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))  # lessons/, as the app imports it
 from lessons import _sage_views as views  # noqa: E402
-from lessons import _widgets as w  # noqa: E402
+from lessons._store import TraceStore, fingerprint, trace_store  # noqa: E402
+from lessons._tables import style_status  # noqa: E402
 
 HEADER = f"""
 import sys
@@ -122,15 +123,15 @@ def test_two_sessions_on_different_corpora_each_see_their_own_step():
 
 
 def test_the_store_names_the_run_it_keeps_and_nothing_else():
-    store = w.TraceStore(budget_bytes=10_000)
+    store = TraceStore(budget_bytes=10_000)
     run = store.get("abc", lambda report: ["a run"])
     sage_run = store.get(("sage", "sample", 1), lambda report: ["another run"])
     assert store.key_of(run) == "abc"
-    assert store.key_of(sage_run) == w.fingerprint(("sage", "sample", 1))
+    assert store.key_of(sage_run) == fingerprint(("sage", "sample", 1))
     assert store.key_of(["a run"]) is None  # equal, but not the object the store keeps
     store.clear()
     assert store.key_of(run) is None
-    assert isinstance(w.trace_store(), Store)
+    assert isinstance(trace_store(), Store)
 
 
 @pytest.mark.slow  # SaGe on a real sample
@@ -149,7 +150,7 @@ def test_the_sample_at_a_step_made_from_an_earlier_step_is_the_one_made_from_scr
 
 def test_merged_and_pruned_rows_are_red_tied_rows_orange_the_rest_plain():
     table = pd.DataFrame({"pair": ["a", "b", "c", "d"], "status": ["merged", "tied", "", "pruned"]})
-    styler = w.style_status(table)
+    styler = style_status(table)
     styler._compute()
     red = [("background-color", "#ffd6d6"), ("font-weight", "bold")]
     orange = [("background-color", "#ffe8cc")]

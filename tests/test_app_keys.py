@@ -23,9 +23,11 @@ ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))  # lessons/, as the app imports it
 from lessons._compat import element_tree, key_of_element  # noqa: E402
 
-# the modules of helpers every page shares (pages reach them all as w.<name>)
+# the modules of helpers every page shares (each by its job)
 SHARED = (
-    "_widgets.py",
+    "_chips.py",
+    "_tables.py",
+    "_merge_lesson.py",
     "_keys.py",
     "_url.py",
     "_corpus.py",
@@ -73,7 +75,9 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "_vocab_data.py": "vocab",
 }
 MADE_BY_HELPER = {
-    "_widgets.py",
+    "_chips.py",
+    "_tables.py",
+    "_merge_lesson.py",
     "bpe.py",
     "bytebpe.py",
     "_bytebpe_views.py",
@@ -147,14 +151,13 @@ def keys_in(tree: ast.AST, file: str, page: str, names: dict, skip: set) -> list
 
 
 def source_keys() -> list[Key]:
-    """Every key= argument in lessons/; a helper's keys in _widgets once for each page that
+    """Every key= argument in lessons/; a shared helper's keys once for each page that
     calls the helper (directly or through another helper), with that page's prefix."""
-    helpers = {
-        f.name: f
-        for file in SHARED
-        for f in ast.parse((ROOT / "lessons" / file).read_text()).body
-        if isinstance(f, ast.FunctionDef)
-    }
+    helpers, home = {}, {}  # a helper's definition, and its file
+    for file in SHARED:
+        for f in ast.parse((ROOT / "lessons" / file).read_text()).body:
+            if isinstance(f, ast.FunctionDef):
+                helpers[f.name], home[f.name] = f, file
     calls = {
         name: {called(n) for n in ast.walk(f) if isinstance(n, ast.Call)} & set(helpers)
         for name, f in helpers.items()
@@ -166,20 +169,14 @@ def source_keys() -> list[Key]:
             continue
         tree, page = ast.parse(path.read_text()), PAGE_OF[path.name]
         found += keys_in(tree, path.name, page, module_constants(tree), skip)
-        used = {
-            n.func.attr
-            for n in ast.walk(tree)
-            if isinstance(n, ast.Call)
-            and isinstance(n.func, ast.Attribute)
-            and getattr(n.func.value, "id", "") == "w"
-        } & set(helpers)
+        used = {called(n) for n in ast.walk(tree) if isinstance(n, ast.Call)} & set(helpers)
         while True:  # the helpers those helpers call
             more = set().union(*(calls[name] for name in used)) - used
             if not more:
                 break
             used |= more
         for name in sorted(used):
-            found += keys_in(helpers[name], "_widgets.py", page, {}, skip)
+            found += keys_in(helpers[name], home[name], page, {}, skip)
     return found
 
 

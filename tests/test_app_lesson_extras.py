@@ -68,11 +68,11 @@ def test_a_run_the_store_does_not_keep_is_named_by_its_own_digest_not_none(monke
     from subtok_core.bpe import trace_bpe
     from subtok_core.corpus import load
 
-    monkeypatch.setattr(_export.w, "run_key", lambda trace: None)
+    monkeypatch.setattr(_export, "run_key", lambda trace: None)
     first = trace_bpe(load("toy:low-lower"), merges=2)
     second = trace_bpe(load("toy:low-lower"), merges=3)
     names = {_export.run_ident(first), _export.run_ident(second)}
     assert len(names) == 2 and "None" not in names
     assert _export.run_ident(first) == _export.run_ident(trace_bpe(load("toy:low-lower"), merges=2))
-    monkeypatch.setattr(_export.w, "run_key", lambda trace: "kept-run")
+    monkeypatch.setattr(_export, "run_key", lambda trace: "kept-run")
     assert _export.run_ident(first) == "kept-run"

@@ -18,7 +18,9 @@ from subtok_core import measure as metrics
 from subtok_core.unigram.seed import SEEDS
 
 LESSONS = [
-    "_widgets.py",
+    "_chips.py",
+    "_tables.py",
+    "_merge_lesson.py",
     "_corpus.py",
     "_steps.py",
     "bpe.py",
@@ -145,7 +147,7 @@ def cached_functions(path: Path):
 @pytest.mark.parametrize("file", LESSONS)
 def test_a_cache_that_does_not_hash_an_argument_is_keyed_by_its_fingerprint(file):
     """st.cache_* skips arguments named _x; what they change must reach the key through
-    a `fingerprint` argument (lessons._widgets.fingerprint of the model or trace and text)."""
+    a `fingerprint` argument (lessons._store.fingerprint of the model or trace and text)."""
     for function in cached_functions(Path(__file__).parents[1] / "lessons" / file):
         names = [arg.arg for arg in function.args.args]
         if any(name.startswith("_") for name in names):

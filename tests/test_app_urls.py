@@ -23,8 +23,9 @@ from streamlit.testing.v1 import AppTest
 from subtok_core import compare, corpus, limits, sage
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # lessons/, as the app imports it
-from lessons import _widgets as w  # noqa: E402
 from lessons._compat import element_tree  # noqa: E402
+from lessons._corpus import cached_load  # noqa: E402
+from lessons._url import parse_choice, parse_float, parse_int  # noqa: E402
 
 BAD = ["-1", "abc", "1e12", ""]
 TITLES = {
@@ -272,7 +273,7 @@ def test_the_readme_compare_link_keeps_every_setting(monkeypatch):
         at = run_page("compare", {"corpus": "sample:enwiki", "size": "8000", "tok": "bpe,unigram"})
     finally:
         st.cache_data.clear()
-        w.cached_load.clear()  # the toy stood in for Wikipedia in cached_load
+        cached_load.clear()  # the toy stood in for Wikipedia in cached_load
     assert not at.exception and not broken(at) and not at.warning
     assert [e.value for e in at.error] == ["not trained in this test"]
     assert at.selectbox(key="corpus").value == "sample:enwiki"
@@ -301,7 +302,7 @@ def test_the_readme_compare_link_keeps_every_setting(monkeypatch):
     ],
 )
 def test_parse_int(text, expected):
-    assert w.parse_int(text, 0, 10, 5) == expected
+    assert parse_int(text, 0, 10, 5) == expected
 
 
 @pytest.mark.parametrize(
@@ -316,11 +317,11 @@ def test_parse_int(text, expected):
     ],
 )
 def test_parse_float(text, expected):
-    assert w.parse_float(text, 1.01, 4.0, 1.2) == expected
+    assert parse_float(text, 1.01, 4.0, 1.2) == expected
 
 
 def test_parse_choice_takes_an_option_exactly_as_written():
     options = ("textbook", "em")
-    assert w.parse_choice("em", options, "textbook") == ("em", None)
-    assert w.parse_choice("EM", options, "textbook") == ("textbook", "not one of: textbook, em")
-    assert w.parse_choice(" ", options, "textbook") == ("textbook", "empty")
+    assert parse_choice("em", options, "textbook") == ("em", None)
+    assert parse_choice("EM", options, "textbook") == ("textbook", "not one of: textbook, em")
+    assert parse_choice(" ", options, "textbook") == ("textbook", "empty")

@@ -65,10 +65,10 @@ def test_the_default_palettes_are_the_named_colour_blind_safe_sets():
 
 
 def test_the_lesson_chips_draw_the_tested_colours():
-    """lessons/_widgets.py writes its chip colours out in CSS: the same ones as here."""
-    from lessons import _widgets
+    """lessons/_chips.py writes its chip colours out in CSS: the same ones as here."""
+    from lessons import _chips
 
-    css = _widgets.CHIP_CSS.lower()
+    css = _chips.CHIP_CSS.lower()
     for color in (
         palette.CHIP_OUTLINE, palette.CHIP[1], palette.CHIP_MARKER[0], palette.CHIP_NEW[1],
         palette.CHIP_NEW_OUTLINE, palette.CHIP_MISS[0], palette.CHIP_HIT[1],
