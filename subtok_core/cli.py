@@ -28,14 +28,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import warm
+from .cli_help import CHECK_HELP
 from .vocab import cli as vocab_cli
 
 if TYPE_CHECKING:
     from .records import Encoded
 
 EXIT_ERROR = 2
-# subtok_core/check/cli.py's HELP, here so that `subtok --help` imports no trainer
-CHECK_HELP = "compare your own BPE's merges with the reference run: the first difference and why"
 
 
 def _parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -63,7 +62,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
 
         check_cli.add(commands)
     else:
-        commands.add_parser("check", help=CHECK_HELP)
+        commands.add_parser("check", help=CHECK_HELP)  # (its module imports the trainers)
     vocab_cli.add(commands)  # subtok vocab: health categories of a vocabulary
     listing = commands.add_parser("corpora", help="list the built-in corpora and samples")
     listing.set_defaults(run=_run_corpora)

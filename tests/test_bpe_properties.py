@@ -23,13 +23,7 @@ from subtok_core.bpe import (
     trace_bpe,
     train_bpe,
 )
-from subtok_core.bpe.reference import (
-    _creation_order,
-    count_pairs,
-    learn_merges,
-    merge_pair,
-    split_word,
-)
+from subtok_core.bpe.reference import count_pairs, learn_merges, merge_pair
 from subtok_core.corpus import WordCounts, from_pairs
 
 EOW, SOW = "</w>", "\u2581"
@@ -44,6 +38,32 @@ SETTINGS = settings(
 
 def strip_markers(symbols) -> str:
     return "".join(symbols).replace(EOW, "").replace(SOW, "")
+
+
+# The markers spelled out here on their own (the 003 slides' </w>, tokenizers'
+# end_of_word_suffix and its symbol ids, SentencePiece's ▁), against subtok_core.markers,
+# which the trainer and the reference share.
+
+
+def split_word(word: str, marker: str) -> tuple[str, ...]:
+    """A word as its first symbols: characters, and the word-boundary marker if any."""
+    chars = tuple(word)
+    return {
+        "none": chars,
+        "eow": (*chars, EOW),
+        "suffix": (*chars[:-1], chars[-1] + EOW),
+        "sow": (SOW, *chars),
+    }[marker]
+
+
+def creation_order(words, marker: str) -> list[str]:
+    """Symbols as Hugging Face tokenizers numbers them: characters (and the marker) by
+    code point, then word-final ``x</w>`` symbols as they first appear."""
+    bare = {ch for word in words for ch in word} | {"eow": {EOW}, "sow": {SOW}}.get(marker, set())
+    order = sorted(bare)
+    if marker == "suffix":
+        order += dict.fromkeys(word[-1] + EOW for word in words)
+    return order
 
 
 # --- strategies -----------------------------------------------------------------------
@@ -112,7 +132,7 @@ def test_steps_are_consistent(setup):
     vocab = list(trace.start.vocab)
     assert len(set(vocab)) == len(vocab)
     # the alphabet: every character (and marker) by code point, then suffixed symbols
-    assert vocab == list(_creation_order(wc.words, marker))
+    assert vocab == creation_order(wc.words, marker)
     assert set(vocab) >= {s for seg in trace.start.segmentations for s in seg}
     size = len(vocab)
     symbols = sum(len(s) * c for s, c in zip(trace.start.segmentations, wc.counts, strict=True))

@@ -47,6 +47,15 @@ def count(n: int, log, report):
         log.append(done)
 
 
+def held(gate, log, report):
+    """Report step 1 of 2, then wait for `gate` (two minutes at most) before step 2."""
+    report(1, 2)
+    gate.wait(120)
+    report(2, 2)
+    log.append(2)
+    return 2
+
+
 def refuse(report):
     raise ValueError("vocab size 5 is smaller than the 11 characters of this corpus")
 
@@ -97,37 +106,41 @@ def test_two_keys_train_in_two_processes_at_once(manager):
     assert all(nice == os.nice(0) + parallel.NICE for _, nice in found.values())
 
 
-# slow after the other tests of this file (alone, 3-5 s): the progress report that sets
-# `started` does not arrive, and the test goes on after its 120 s wait (then passes); an
-# order dependence to look into, kept out of the fast tier meanwhile
-@pytest.mark.slow
 def test_the_same_key_asked_twice_trains_once(manager):
+    """The first session's child reports, then waits at `gate` until the second session
+    follows the same run; only then does it end. (It used to run 20 short steps and the
+    test waited for a report of them: on a warm pool the child could end between two of
+    the page's polls, which show only a run still under way, so no report came, the test
+    waited its 120 s and the second session found the run kept, not under way.)"""
     store = Store(budget_bytes=1 << 20, poll=0.01)
-    log, started = manager.list(), threading.Event()
-    calls = []
+    log, gate = manager.list(), manager.Event()
+    calls, results = [], []
+    following = {who: threading.Event() for who in ("first", "second")}
 
     def compute(report):
         calls.append(1)
-        return parallel.run(count, 20, log, report=report)
+        return parallel.run(held, gate, log, report=report)
 
-    results = []
+    def ask(who):
+        def follow(key, done, total, *more):
+            if done:  # the child has started (the leader), or is followed (the waiter)
+                following[who].set()
 
-    def ask():
         results.append(batch.get_all(store, {"k": compute}, follow)["k"])
 
-    def follow(key, done, total, *more):
-        if done:  # the child has started
-            started.set()
-
-    first = threading.Thread(target=ask)
+    first = threading.Thread(target=ask, args=("first",))
     first.start()
-    started.wait(120)  # the first run is under way: the second session waits for it
-    second = threading.Thread(target=ask)
-    second.start()
-    first.join(300)
-    second.join(300)
-    assert results == [20, 20] and len(calls) == 1 and store.computed == 1
-    assert list(log) == [20]  # one child ran, to its end
+    try:
+        assert following["first"].wait(120)  # the first run is under way
+        second = threading.Thread(target=ask, args=("second",))
+        second.start()
+        assert following["second"].wait(120)  # the second session follows it
+    finally:
+        gate.set()
+    first.join(120)
+    second.join(120)
+    assert results == [2, 2] and len(calls) == 1 and store.computed == 1
+    assert list(log) == [2]  # one child ran, to its end
 
 
 def test_a_value_error_in_the_child_comes_back_as_the_same_value_error():

@@ -24,9 +24,10 @@ from __future__ import annotations
 import random
 
 from .. import limits, sampling
+from ..markers import initial_symbols
 from ..records import UNK
 from .encode import _ranks
-from .records import BpeModel, Pair, initial_symbols
+from .records import BpeModel, Pair
 
 P_GRID = tuple(k / 10 for k in range(11))  # the dropout probabilities of count_spread
 

@@ -11,11 +11,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from ..corpus import encode_words
-from ..records import EOW, SOW, UNK, SegmentTrace, Span
-from .records import BpeModel, BpeWordTrace, Pair, initial_symbols
+from ..markers import initial_symbols, initial_widths, piece_symbols
+from ..records import UNK, SegmentTrace, Span
+from .records import BpeModel, BpeWordTrace, Pair
 
 
 def encode_word(
@@ -25,11 +25,23 @@ def encode_word(
 
     A character never seen in training becomes [UNK] and takes part in no merge.
     """
+    firsts = initial_symbols(word, model.marker)
+    return replay(model, word, firsts, initial_widths(word, model.marker), ranks, offset)
+
+
+def replay(
+    model: BpeModel,
+    word: str,
+    firsts: list[str],
+    widths: list[int],
+    ranks: dict[Pair, int] | None = None,
+    offset: int = 0,
+) -> BpeWordTrace:
+    """Replay the merges on the first symbols of a word (`widths`: the characters each
+    covers); a symbol outside the model's alphabet is [UNK] and takes part in no merge."""
     ranks = ranks if ranks is not None else _ranks(model)
     known = set(model.alphabet)
-    firsts = initial_symbols(word, model.marker)
     syms = [s if s in known else None for s in firsts]
-    widths = _initial_widths(word, model.marker)
     initial = tuple(UNK if s is None else s for s in syms)
     applied = []
     nxt = 0  # merges before this one have had their turn already
@@ -56,15 +68,6 @@ def word_segmenter(model: BpeModel) -> Callable[[str], list[str]]:
     """
     ranks = _ranks(model)
     return lambda word: list(encode_word(model, word, ranks).final)
-
-
-def _initial_widths(word: str, marker: str) -> list[int]:
-    """How many characters of the word each initial symbol covers (a marker: none)."""
-    if marker == "eow":
-        return [1] * len(word) + [0]
-    if marker == "sow":
-        return [0] + [1] * len(word)
-    return [1] * len(word)
 
 
 def _merge_list(syms: list, widths: list[int], a: str, b: str) -> tuple[list, list[int]]:
@@ -125,18 +128,15 @@ def word_lines(encoded: SegmentTrace, model: BpeModel | None = None) -> list[str
 
 def piece_alone(model) -> Callable[[int], tuple[int, ...]]:
     """Token k of the model's vocabulary cut on its own, as ids of that vocabulary (-1: a
-    piece outside it; (): it cannot be cut): what vocabulary health calls reachable."""
+    piece outside it; (): it cannot be cut): what vocabulary health calls reachable. A
+    piece is read as the inside of a word, its marker (if it has one) as the one symbol
+    it was: ``▁ab`` from ▁, a, b; ``ab`` from a, b; ``</w>`` alone from </w>."""
     ranks, index = _ranks(model), {p: i for i, p in enumerate(model.vocab)}
-    bare = replace(model, marker="none")
 
     def alone(k: int) -> tuple[int, ...]:
-        piece, marker = model.vocab[k], model.marker
-        if marker == "sow" and piece.startswith(SOW) and len(piece) > 1:
-            trace = encode_word(model, piece[1:], ranks)
-        elif marker in ("eow", "suffix") and piece.endswith(EOW) and len(piece) > len(EOW):
-            trace = encode_word(model, piece[: -len(EOW)], ranks)
-        else:
-            trace = encode_word(bare, piece, ranks)
+        piece = model.vocab[k]
+        firsts = piece_symbols(piece, model.marker)
+        trace = replay(model, piece, firsts, [len(s) for s in firsts], ranks)
         return tuple(index.get(p, -1) for p in trace.final)
 
     return alone

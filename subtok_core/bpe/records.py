@@ -1,5 +1,8 @@
 """BPE's records: the state before the first merge, one merge, the model, one encoded word.
 
+A word's first symbols under each marker (``MARKERS``) come from ``subtok_core.markers``,
+the one place that knows the markers:
+
 >>> initial_symbols("low", "eow"), initial_symbols("low", "suffix")
 (['l', 'o', 'w', '</w>'], ['l', 'o', 'w</w>'])
 """
@@ -9,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..records import EOW, SOW
+from ..markers import BPE_MARKERS as MARKERS
+from ..markers import initial_symbols
 
-MARKERS = ("none", "eow", "suffix", "sow")
+__all__ = ["MARKERS", "BpeModel", "BpeStart", "BpeStep", "BpeWordTrace", "Pair", "initial_symbols"]
 
 Pair = tuple[str, str]
 
@@ -69,20 +73,3 @@ class BpeWordTrace:
     @property
     def final(self) -> tuple[str, ...]:
         return self.applied[-1][2] if self.applied else self.initial
-
-
-def initial_symbols(word: str, marker: str) -> list[str]:
-    """Split a word into characters and add the word-boundary marker."""
-    chars = list(word)
-    if marker == "eow":
-        return [*chars, EOW]
-    if marker == "suffix":
-        return [*chars[:-1], chars[-1] + EOW]
-    if marker == "sow":
-        return [SOW, *chars]
-    return chars
-
-
-def _check_marker(marker: str) -> None:
-    if marker not in MARKERS:
-        raise ValueError(f"Unknown marker {marker!r}; choose one of {', '.join(MARKERS)}.")

@@ -3,7 +3,8 @@
 This is the loop the BPE page shows under "read the code". It is slow (every merge looks
 at the whole corpus again) but has nothing to get wrong; the property tests check that the
 fast trainer in ``train.py`` makes exactly the same merges, with the same counts, under
-every tie rule and marker.
+every tie rule and marker. It shares only the markers' definitions with the trainer (a
+word's first symbols, ``subtok_core.markers``), which tests check by hand on their own.
 
 Worked example (003, `toy:low-lower` with ``</w>``): the first merges are e+s, es+t,
 est+</w>, each 9 times, then l+o 7 times (tied with o+w, which comes later in the corpus).
@@ -19,20 +20,9 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from ..records import EOW, SOW
+from ..markers import initial_alphabet, initial_symbols
 
 Pair = tuple[str, str]
-
-
-def split_word(word: str, marker: str = "none") -> tuple[str, ...]:
-    """A word as its first symbols: characters, and the word-boundary marker if any."""
-    chars = tuple(word)
-    return {
-        "none": chars,
-        "eow": (*chars, EOW),
-        "suffix": (*chars[:-1], chars[-1] + EOW),
-        "sow": (SOW, *chars),
-    }[marker]
 
 
 def count_pairs(segmentations, counts) -> dict[Pair, int]:
@@ -64,8 +54,10 @@ def learn_merges(words, counts, n_merges: int, marker: str = "none", ties: str =
     (words in corpus order, symbols left to right), ``lex`` the alphabetically smallest,
     ``tokenizers`` the one whose symbols were created first (as Hugging Face tokenizers).
     """
-    segmentations = [split_word(word, marker) for word in words]
-    created = _creation_order(words, marker)
+    # each word as its characters and the word-boundary marker, if any
+    segmentations = [tuple(initial_symbols(word, marker)) for word in words]
+    # symbol ids as Hugging Face tokenizers gives them (tie rule "tokenizers")
+    created = {symbol: i for i, symbol in enumerate(initial_alphabet(words, marker))}
     merges = []
     for _ in range(n_merges):
         # 1. count every adjacent pair in the whole corpus
@@ -90,17 +82,6 @@ def _first_positions(segmentations) -> dict[Pair, tuple[int, int]]:
         for i, pair in enumerate(pairwise(symbols)):
             found.setdefault(pair, (w, i))
     return found
-
-
-def _creation_order(words, marker: str) -> dict[str, int]:
-    """Symbol ids as Hugging Face tokenizers gives them: characters (and the marker) by
-    code point, then word-final ``x</w>`` symbols as they first appear."""
-    bare = {ch for word in words for ch in word} | {"eow": {EOW}, "sow": {SOW}}.get(marker, set())
-    ids = {symbol: i for i, symbol in enumerate(sorted(bare))}
-    if marker == "suffix":
-        for word in words:
-            ids.setdefault(word[-1] + EOW, len(ids))
-    return ids
 
 
 def _tie_key(ties: str, segmentations, created: dict[str, int]):

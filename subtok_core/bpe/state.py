@@ -27,9 +27,9 @@ from collections.abc import Callable, Iterable
 from heapq import heapify, heappop, heappush
 
 from ..corpus import WordCounts
+from ..markers import check_marker, initial_alphabet, initial_symbols
 from ..merging import SymbolCorpus
-from ..records import EOW, SOW
-from .records import BpeStart, _check_marker, initial_symbols
+from .records import BpeStart
 
 TOP_PAIRS = 20  # pair-table rows kept per step in compact traces
 
@@ -53,11 +53,8 @@ class BpeState(SymbolCorpus):
     """
 
     def __init__(self, wc: WordCounts, marker: str, ties: str, snapshot: bool):
-        _check_marker(marker)
-        bare = sorted(set("".join(wc.words)) | _marker_symbols(marker))
-        # with the suffix marker, word-final symbols come after the characters
-        suffixed = dict.fromkeys(w[-1] + EOW for w in wc.words) if marker == "suffix" else {}
-        names = bare + list(suffixed)
+        check_marker(marker)
+        names = initial_alphabet(wc.words, marker)  # symbol i is names[i]
         self._setup(wc, _first_symbols(wc.words, marker), names, ties, snapshot)
 
     @classmethod
@@ -292,14 +289,11 @@ class BpeState(SymbolCorpus):
 
 
 def _first_symbols(words: tuple[str, ...], marker: str) -> Iterable:
-    """Each word cut into its first symbols: as a str when every symbol is one character
-    (no marker, or SentencePiece's one-character ▁), else a list, made one at a time."""
+    """Each word cut into its first symbols (``initial_symbols``), made one at a time; glued
+    back into one str when every symbol is one character (no marker, or SentencePiece's
+    one-character ▁): SymbolCorpus then numbers the symbols of a str in one go, in C."""
     if marker == "none":
-        return words
+        return words  # its first symbols are its characters
     if marker == "sow":
-        return (SOW + w for w in words)
+        return ("".join(initial_symbols(w, marker)) for w in words)
     return (initial_symbols(w, marker) for w in words)
-
-
-def _marker_symbols(marker: str) -> set[str]:
-    return {"eow": {EOW}, "sow": {SOW}}.get(marker, set())

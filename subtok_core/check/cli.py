@@ -12,10 +12,10 @@ import json
 
 from ..bpe.records import MARKERS
 from ..bytebpe.patterns import PATTERNS
+from ..cli_help import CHECK_HELP as HELP  # `subtok --help` reads it there, without this module
 from ..merge_runs import TIE_RULES
 from .formats import FORMATS
 
-HELP = "compare your own BPE's merges with the reference run: the first difference and why"
 CORPUS_HELP = (
     "toy:NAME, sample:NAME, exercise:NAME (see data/exercises) or a .txt path; byte-level "
     "BPE reads a file as it is, line breaks included"

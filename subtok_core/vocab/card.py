@@ -18,9 +18,10 @@ import functools
 from dataclasses import dataclass
 
 from ..bytebpe.symbols import to_letters
+from ..markers import piece_symbols
 from .health import category_of
 from .table import Table, as_text
-from .trained import bpe_symbols, made_at
+from .trained import made_at
 from .trees import Node, merge_tree, replayed_tree
 
 
@@ -60,7 +61,7 @@ def tree_of(table: Table, k: int, model=None) -> Node | None:
     if data is None:
         return None
     if model is not None and model.algorithm == "bpe":
-        return replayed_tree(bpe_symbols(table.pieces[k], model.marker), model.merges)
+        return replayed_tree(piece_symbols(table.pieces[k], model.marker), model.merges)
     if table.rank_of is None:
         return None
     if table.unit == "byte":

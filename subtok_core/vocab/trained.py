@@ -25,21 +25,7 @@ from collections import Counter
 
 from .. import registry
 from ..corpus import WordCounts
-from ..records import EOW
 from .table import Table
-
-
-def bpe_symbols(piece: str, marker: str) -> list[str]:
-    """The single symbols a BPE piece is replayed from (a marker is one symbol).
-
-    >>> bpe_symbols("▁cat", "sow"), bpe_symbols("at</w>", "eow"), bpe_symbols("t</w>", "suffix")
-    (['▁', 'c', 'a', 't'], ['a', 't', '</w>'], ['t</w>'])
-    """
-    if marker == "eow" and piece.endswith(EOW) and len(piece) > len(EOW):
-        return [*piece[: -len(EOW)], EOW]
-    if marker == "suffix" and piece.endswith(EOW) and len(piece) > len(EOW):
-        return [*piece[: -len(EOW) - 1], piece[-len(EOW) - 1 :]]
-    return list(piece)
 
 
 def vocab_of(model) -> tuple[str, ...]:
