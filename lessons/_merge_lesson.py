@@ -1,22 +1,36 @@
-"""The pieces every merge lesson (BPE, byte-level BPE, WordPiece) shows the same way: the
-tie rule and merges boxes, the pair counts, the corpus and vocabulary after a step, the
-growth chart and the prediction."""
+"""A merge lesson (BPE, WordPiece, byte-level BPE): one page shape, and the pieces they
+show the same way.
+
+merge_lesson draws the page from top to bottom: the title, the settings row, the corpus and
+the run, then the steps (the step's sentence, its pairs beside the corpus and vocabulary,
+the class poll, the growth chart, the prediction and the encoder), then the downloads. What
+each algorithm has of its own (its settings, its trainer, its sentence, its table, how it
+writes a pair and judges a guess, its encoder) is a MergeLesson its page writes.
+"""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from types import ModuleType
 
 import pandas as pd
 import streamlit as st
 
 from lessons import _cached as cached
+from lessons import _export, _poll
 from lessons._chips import show_corpus, show_vocab
+from lessons._corpus import Corpus, punct_on
+from lessons._export import downloads
 from lessons._keys import widget_key
+from lessons._present import SettingsRow, end_of_step_view, page_head, settings_row
+from lessons._steps import start_over, stepped
 from lessons._store import run_key
 from lessons._tables import status_of, table_panel
 from lessons._url import choice_box, limit_help, number_box
 from subtok_core import limits
 from subtok_core.charts import lessons as viz
+from subtok_core.explain import pair_text
 
 TIES_HELP = (
     "first: the pair seen first in the corpus (reproduces the course material). "
@@ -112,3 +126,116 @@ def corpus_and_vocab(trace, i: int, highlight: set[str], algo) -> None:
         show_vocab(vocab, highlight)
 
     cached.drawn(run_key(trace), (algo.__name__, "corpus", i, tuple(sorted(highlight))), draw)
+
+
+class MergeLesson:
+    """What one merge lesson has of its own: the settings its row chose (each page writes
+    a dataclass of them, with at least `corpus` and `ties`) and what it shows with them.
+    merge_lesson calls these; `trace` is the run, `i` the step shown and `step` the run's
+    step i (None at step 0, before the first merge)."""
+
+    page: str  # its address and its keys' prefix ("bpe")
+    algo: ModuleType  # the core's module of the algorithm: its model_from_trace, corpus_at
+    corpus: Corpus  # the corpus chosen, and whether the student has just chosen it
+    ties: str  # the tie rule
+    columns = (2, 3)  # the step's two columns: its pairs | the corpus and the vocabulary
+    poll = True  # the class poll under the step
+    encode_beside = True  # the encoder beside the prediction (else under it)
+
+    def train(self, row: SettingsRow):
+        """The corpus panel (in `row`'s popover, or on the page for a text to type or a
+        file to upload), then the trace trained on it, with a progress bar; stops the page
+        (after saying why) when there is nothing to train."""
+        raise NotImplementedError
+
+    def explain(self, trace, i: int, step) -> str:
+        """The step's sentence: what was merged and why (or where the run starts)."""
+        raise NotImplementedError
+
+    def pairs(self, trace, i: int, step) -> None:
+        """The pairs before merge i with their counts (or scores), the merged pair and
+        those tied with it marked; drawn once per run and step."""
+        draw = functools.partial(pair_counts_panel, trace, i, step, self.pair_label)
+        cached.drawn(run_key(trace), (f"{self.page} pairs", i), draw)
+
+    def corpus_view(self, trace, i: int, new: set[str]) -> None:
+        """The corpus after step i and the vocabulary, the step's `new` symbol marked."""
+        corpus_and_vocab(trace, i, new, self.algo)
+
+    def pair_label(self, pair: tuple[str, str]) -> str:
+        """A pair as the student reads it in the prediction's list."""
+        return pair_text(pair)
+
+    def judge(self, guess: tuple[str, str], nxt) -> tuple[bool, str]:
+        """Whether `guess` is the pair merged at step `nxt`, and why (a sentence)."""
+        raise NotImplementedError
+
+    def encode(self, trace, i: int) -> None:
+        """A word typed by the student, encoded with the merges (or vocabulary) of step i."""
+        raise NotImplementedError
+
+    def under_step(self, trace, step) -> None:
+        """Anything more under the step's two columns (nothing by default)."""
+
+    def extras(self, trace, i: int) -> None:
+        """Panels under the encoder (nothing by default)."""
+
+    def model(self, trace, i: int | None = None):
+        """The model after the first i merges (all of them by default)."""
+        split = punct_on(self.corpus.name, self.page)
+        return self.algo.model_from_trace(trace, i, split_punct=split)
+
+    def downloads(self, trace) -> None:
+        """The run's downloads and the whole model's tokenizer.json, under the steps."""
+        downloads(trace, self.page)
+        _export.hf_download(lambda: self.model(trace), self.page, "hf", _export.run_ident(trace))
+
+
+def merge_lesson(
+    page: str,
+    title: str,
+    intro: str,
+    settings: Callable[[SettingsRow], MergeLesson],
+    views: dict[str, str] | None = None,
+) -> None:
+    """The page of merge lesson `page` ("bpe", "wordpiece", "bytebpe"), from top to bottom.
+    `settings(row)` draws the page's settings in the settings row (`views`: the row's other
+    popovers, {label: icon}) and returns the lesson they make."""
+    page_head(title, intro)
+    row = settings_row(page, views=views)
+    lesson = settings(row)
+    if lesson.corpus.changed:  # a new corpus starts before its first merge
+        start_over()
+    trace = lesson.train(row)
+
+    def step_view(i: int, step) -> None:
+        """Everything that shows step i (rerun alone when the step changes: stepped)."""
+        st.info(lesson.explain(trace, i, step))
+        new = set() if step is None else {step.new_symbol}
+        left, right = st.columns(lesson.columns)
+        with left:
+            lesson.pairs(trace, i, step)
+        with right:
+            lesson.corpus_view(trace, i, new)
+        lesson.under_step(trace, step)
+
+        question = "everyone predicts the next merge"
+        poll = (
+            _poll.class_poll(page, trace, i, lesson.corpus.name, question) if lesson.poll else None
+        )
+        end_of_step_view(poll)
+        growth_chart(trace, i)
+
+        if lesson.encode_beside:
+            left, right = st.columns(2)
+            with left:
+                predict_panel(trace, i, lesson.judge, lesson.pair_label, page)
+            with right:
+                lesson.encode(trace, i)
+        else:
+            predict_panel(trace, i, lesson.judge, lesson.pair_label, page)
+            lesson.encode(trace, i)
+        lesson.extras(trace, i)
+
+    stepped(trace, step_view, page)
+    lesson.downloads(trace)
