@@ -48,12 +48,39 @@ def trained(wc, corpus_print: str, marker: str, ties: str, merges: int):
 class Bpe(MergeLesson):
     """The settings of /bpe and what the page shows with them (lessons._merge_lesson)."""
 
+    page, algo = PAGE, bpe
+    title = "Byte-pair encoding"
+    intro = (
+        "BPE starts from single characters and, step by step, merges the pair of adjacent "
+        "symbols that occurs most often in the corpus (Sennrich et al., 2016; the worked "
+        "examples are from 001, 003 and 004 of the course material)."
+    )
+
     corpus: Corpus
     marker: str
     ties: str
     merges: int
     example: str  # the encoder's first word: the corpus's own
-    page, algo = PAGE, bpe
+
+    @classmethod
+    def choose(cls, row) -> Bpe:
+        """The corpus, the word-boundary marker, the tie rule and the merges, in the row."""
+        c1, c2, c3, c4 = row.columns([3, 1, 1, 1])
+        corpus = corpus_select(c1)
+        marker = choice_box(
+            c2,
+            "word-boundary marker",
+            bpe.MARKERS,
+            "marker",
+            corpus_setting(corpus, "marker", bpe.MARKERS[0]),  # the corpus's source's, else none
+            help=MARKER_HELP,
+        )
+        ties = ties_select(c3, bpe.TIE_RULES, corpus_setting(corpus, "ties", bpe.TIE_RULES[0]))
+        merges = merges_input(c4, corpus_setting(corpus, "merges", 10))
+        settings_caption(c1, corpus.name, marker=marker, ties=ties)
+        row.note(corpus_label(corpus.name), f"marker {marker}", f"ties {ties}", f"{merges} merges")
+        example = corpus_setting(corpus, "encode", "lowest", widget_key(PAGE, "encode"))
+        return cls(corpus, marker, ties, merges, example)
 
     def train(self, row):
         _, _, trace = corpus_trace(
@@ -94,26 +121,6 @@ class Bpe(MergeLesson):
             st.code(reference_source(), language="python")
 
 
-def settings(row) -> Bpe:
-    """The corpus, the word-boundary marker, the tie rule and the merges, in the row."""
-    c1, c2, c3, c4 = row.columns([3, 1, 1, 1])
-    corpus = corpus_select(c1)
-    marker = choice_box(
-        c2,
-        "word-boundary marker",
-        bpe.MARKERS,
-        "marker",
-        corpus_setting(corpus, "marker", bpe.MARKERS[0]),  # the corpus's source's, else none
-        help=MARKER_HELP,
-    )
-    ties = ties_select(c3, bpe.TIE_RULES, corpus_setting(corpus, "ties", bpe.TIE_RULES[0]))
-    merges = merges_input(c4, corpus_setting(corpus, "merges", 10))
-    settings_caption(c1, corpus.name, marker=marker, ties=ties)
-    row.note(corpus_label(corpus.name), f"marker {marker}", f"ties {ties}", f"{merges} merges")
-    example = corpus_setting(corpus, "encode", "lowest", widget_key(PAGE, "encode"))
-    return Bpe(corpus, marker, ties, merges, example)
-
-
 def encode_panel(model, example: str) -> None:
     st.subheader("Encode a word")
     st.caption("The merges learned so far are replayed in the order they were learned.")
@@ -143,11 +150,4 @@ def encode_panel(model, example: str) -> None:
     st.write(f"**{len(seg.tokens)} tokens:** " + " ".join(f"`{t.text}`" for t in seg.tokens))
 
 
-merge_lesson(
-    PAGE,
-    "Byte-pair encoding",
-    "BPE starts from single characters and, step by step, merges the pair of adjacent "
-    "symbols that occurs most often in the corpus (Sennrich et al., 2016; the worked "
-    "examples are from 001, 003 and 004 of the course material).",
-    settings,
-)
+merge_lesson(Bpe)

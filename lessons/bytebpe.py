@@ -44,14 +44,54 @@ def trained(lines, corpus_print: str, pattern: str, ties: str, merges: int):
 class ByteBpe(MergeLesson):
     """The settings of /bytebpe and what the page shows with them (lessons._merge_lesson)."""
 
+    page, algo = PAGE, bytebpe
+    title = "Byte-level BPE"
+    intro = (
+        "GPT-2, GPT-4 and most models since train BPE on bytes, not characters: a regular "
+        "expression first cuts the text into chunks, each chunk becomes its UTF-8 bytes (256 "
+        "base symbols, so no character is ever unknown), and merges are learned on the chunks. "
+        "An emoji is 4 bytes and a Chinese character 3, so they may take several tokens."
+    )
+    popovers = {PRESPLIT: ":material/content_cut:"}  # the pre-split, beside the settings
+    poll = False  # no class poll on this page
+    encode_beside = False  # the encoder replays a whole text: it needs the width
+
     corpus: Corpus
     pattern: str  # the pre-split's regular expression
     ties: str
     merges: int
     style: str  # how bytes are written: "hex" or "gpt2"
-    page, algo = PAGE, bytebpe
-    poll = False  # no class poll on this page
-    encode_beside = False  # the encoder replays a whole text: it needs the width
+
+    @classmethod
+    def choose(cls, row) -> ByteBpe:
+        """The corpus, the pre-split pattern, the tie rule, the merges and how bytes are shown."""
+        c1, c2, c3, c4, c5 = row.columns([3, 1.2, 1, 1, 1.3])
+        corpus = corpus_select(c1, default="toy:emoji-cjk")
+        pattern = choice_box(
+            c2, "pre-split pattern", bytebpe.PATTERNS, "pattern", "gpt2", help=PATTERN_HELP
+        )
+        ties = ties_select(c3, TIE_RULES)
+        merges = merges_input(c4)
+        style = choice_box(
+            c5,
+            "bytes shown as",
+            bytebpe.STYLES,
+            "bytes",
+            "hex",
+            format_func=views.DISPLAY_LABELS.get,
+            help="text + <hex>: whole characters as themselves, any other byte as its hex value "
+            "(<F0 9F> is half an emoji). GPT-2 letters: one letter per byte, as Hugging Face "
+            "tokenizers writes merges (Ġ is a space, Ċ a line break).",
+        )
+        name = corpus.name
+        row.note(  # short: one line beside two buttons (the corpus's title is in the popover)
+            name.split(":", 1)[-1] if name in (TEXT, UPLOAD) else name,
+            f"pattern {pattern}",
+            f"ties {ties}",
+            f"{merges} merges",
+            f"bytes as {views.DISPLAY_LABELS[style]}",
+        )
+        return cls(corpus, pattern, ties, merges, style)
 
     def train(self, row):
         found = views.corpus_lines(self.corpus.name, row)
@@ -100,44 +140,4 @@ class ByteBpe(MergeLesson):
         downloads(trace, PAGE, csv=csv)
 
 
-def settings(row) -> ByteBpe:
-    """The corpus, the pre-split pattern, the tie rule, the merges and how bytes are shown."""
-    c1, c2, c3, c4, c5 = row.columns([3, 1.2, 1, 1, 1.3])
-    corpus = corpus_select(c1, default="toy:emoji-cjk")
-    pattern = choice_box(
-        c2, "pre-split pattern", bytebpe.PATTERNS, "pattern", "gpt2", help=PATTERN_HELP
-    )
-    ties = ties_select(c3, TIE_RULES)
-    merges = merges_input(c4)
-    style = choice_box(
-        c5,
-        "bytes shown as",
-        bytebpe.STYLES,
-        "bytes",
-        "hex",
-        format_func=views.DISPLAY_LABELS.get,
-        help="text + <hex>: whole characters as themselves, any other byte as its hex value "
-        "(<F0 9F> is half an emoji). GPT-2 letters: one letter per byte, as Hugging Face "
-        "tokenizers writes merges (Ġ is a space, Ċ a line break).",
-    )
-    name = corpus.name
-    row.note(  # short: one line beside two buttons (the corpus's title is in the popover)
-        name.split(":", 1)[-1] if name in (TEXT, UPLOAD) else name,
-        f"pattern {pattern}",
-        f"ties {ties}",
-        f"{merges} merges",
-        f"bytes as {views.DISPLAY_LABELS[style]}",
-    )
-    return ByteBpe(corpus, pattern, ties, merges, style)
-
-
-merge_lesson(
-    PAGE,
-    "Byte-level BPE",
-    "GPT-2, GPT-4 and most models since train BPE on bytes, not characters: a regular "
-    "expression first cuts the text into chunks, each chunk becomes its UTF-8 bytes (256 "
-    "base symbols, so no character is ever unknown), and merges are learned on the chunks. "
-    "An emoji is 4 bytes and a Chinese character 3, so they may take several tokens.",
-    settings,
-    views={PRESPLIT: ":material/content_cut:"},
-)
+merge_lesson(ByteBpe)

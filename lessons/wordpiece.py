@@ -93,6 +93,17 @@ def contrast_line(step) -> None:
 class WordPiece(MergeLesson):
     """The settings of /wordpiece and what the page shows with them (lessons._merge_lesson)."""
 
+    page, algo = PAGE, wordpiece
+    title = "WordPiece"
+    intro = (
+        "WordPiece builds its vocabulary like BPE, but merges the pair with the highest score "
+        "count(ab) / (count(a) × count(b)) instead of the most frequent one: a pair wins when "
+        "its parts are rarely seen apart (Schuster & Nakajima, 2012; worked examples from 001 "
+        "and 004 of the course material). Scores are exact fractions here, not the rounded "
+        "decimals of the slides."
+    )
+    columns = (3, 2)  # the scores need the room: five numbers a pair
+
     corpus: Corpus
     ties: str
     merges: int
@@ -101,8 +112,30 @@ class WordPiece(MergeLesson):
     # the word counts trained on and their fingerprint (kept by train), for BPE's run
     words: WordCounts | None = field(default=None, init=False)
     corpus_print: str = field(default="", init=False)
-    page, algo = PAGE, wordpiece
-    columns = (3, 2)  # the scores need the room: five numbers a pair
+
+    @classmethod
+    def choose(cls, row) -> WordPiece:
+        """The corpus, the tie rule, the merges and BERT's special tokens, in the row."""
+        c1, c2, c3, c4 = row.columns([3, 1, 1, 1.1])
+        corpus = corpus_select(c1, default="toy:sunflower")  # 001's WordPiece example
+        ties = ties_select(c2, bpe.TIE_RULES)
+        merges = merges_input(c3, corpus_setting(corpus, "merges", 10))
+        specials = c4.checkbox(
+            "BERT's special tokens",
+            key=widget_key(PAGE, "special"),
+            help="[PAD] [UNK] [CLS] [SEP] [MASK] at the front of the vocabulary, as BERT has them.",
+        )
+        row.note(
+            corpus_label(corpus.name),
+            f"ties {ties}",
+            f"{merges} merges",
+            "BERT's special tokens" if specials else "",
+        )
+        if corpus.name == "toy:hug-pug":
+            with st.expander("A slip in the Hugging Face course, computed exactly"):
+                st.write(wordpiece.HF_COURSE_NOTE)
+        example = corpus_setting(corpus, "encode", "fused funny", widget_key(PAGE, "encode"))
+        return cls(corpus, ties, merges, specials, example)
 
     def train(self, row):
         self.words, self.corpus_print, trace = corpus_trace(
@@ -137,30 +170,6 @@ class WordPiece(MergeLesson):
             return bpe.model_from_trace(bpe_twin(self.words, self.corpus_print, self.merges), i)
 
         encode_panel(self.model(trace, i), twin, i, self.example)
-
-
-def settings(row) -> WordPiece:
-    """The corpus, the tie rule, the merges and BERT's special tokens, in the row."""
-    c1, c2, c3, c4 = row.columns([3, 1, 1, 1.1])
-    corpus = corpus_select(c1, default="toy:sunflower")  # 001's WordPiece example
-    ties = ties_select(c2, bpe.TIE_RULES)
-    merges = merges_input(c3, corpus_setting(corpus, "merges", 10))
-    specials = c4.checkbox(
-        "BERT's special tokens",
-        key=widget_key(PAGE, "special"),
-        help="[PAD] [UNK] [CLS] [SEP] [MASK] at the front of the vocabulary, as BERT has them.",
-    )
-    row.note(
-        corpus_label(corpus.name),
-        f"ties {ties}",
-        f"{merges} merges",
-        "BERT's special tokens" if specials else "",
-    )
-    if corpus.name == "toy:hug-pug":
-        with st.expander("A slip in the Hugging Face course, computed exactly"):
-            st.write(wordpiece.HF_COURSE_NOTE)
-    example = corpus_setting(corpus, "encode", "fused funny", widget_key(PAGE, "encode"))
-    return WordPiece(corpus, ties, merges, specials, example)
 
 
 def score_panel(trace, i: int, step) -> None:
@@ -247,13 +256,4 @@ def token_chips(tokens, text: str) -> str:
     return "".join(parts)
 
 
-merge_lesson(
-    PAGE,
-    "WordPiece",
-    "WordPiece builds its vocabulary like BPE, but merges the pair with the highest score "
-    "count(ab) / (count(a) × count(b)) instead of the most frequent one: a pair wins when "
-    "its parts are rarely seen apart (Schuster & Nakajima, 2012; worked examples from 001 "
-    "and 004 of the course material). Scores are exact fractions here, not the rounded "
-    "decimals of the slides.",
-    settings,
-)
+merge_lesson(WordPiece)
