@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -13,7 +14,7 @@ from lessons._estimate import upload_notice
 from lessons._keys import widget_key
 from lessons._store import fingerprint, trace_store
 from lessons._url import choice_box
-from lessons._views import last_shown, note_rewritten, page_params
+from lessons._views import last_shown, note_rewritten
 from subtok_core import corpus, toys
 
 TEXT, UPLOAD = "text:your own", "upload:a .txt file"
@@ -196,36 +197,44 @@ def read_upload(upload) -> str | None:
 
 
 DIGESTS = "upload_digest"  # session: (file_id, SHA-256) of the last upload hashed
-CHANGED = "corpus_changed"  # session: whether this run's corpus differs from the last's
 
 
-def corpus_select(col, default: str | None = None) -> str:
+@dataclass(frozen=True)
+class Corpus:
+    """The corpus a page's select box chose in this run: its name, and whether the student
+    has just chosen it (another than the one the last run of this page showed)."""
+
+    name: str
+    changed: bool = False
+
+
+def corpus_select(col, default: str | None = None) -> Corpus:
     """The corpus choice, bound to the URL as ?corpus=NAME (`default` when the URL has none).
 
-    A corpus chosen on the page starts again before its first step, from its source's
-    settings (corpus_setting): a step number or a marker of the last corpus would mean
-    nothing on it (merge 5 of fox, merges 1-4 skipped)."""
+    A corpus chosen on the page starts again from its source's settings (corpus_setting)
+    and, on a page with steps, before its first step (lessons._steps.start_over): a step
+    number or a marker of the last corpus would mean nothing on it (merge 5 of fox, merges
+    1-4 skipped)."""
     options = corpus_options()
     name = choice_box(
         col, "corpus", options, "corpus", default if default in options else options[0]
     )
     col.caption(corpus_label(name))
     was = last_shown("corpus")
-    st.session_state[CHANGED] = was is not None and was != name
-    if st.session_state[CHANGED]:
+    changed = was is not None and was != name
+    if changed:
         note_rewritten()  # Back returns to the last corpus's view, not to this one's at its step
-    if st.session_state[CHANGED] and "step" in page_params():
-        st.session_state["step"] = 0  # before the step slider of this run is drawn
-    return name
+    return Corpus(name, changed)
 
 
-def corpus_setting(name: str, key: str, fallback, state_key: str | None = None):
-    """The value the page's setting `key` starts from on corpus `name`: its source's
-    (subtok_core/data/toys.toml), else the page's `fallback`. Pass it as the widget's default;
-    when the student has just chosen another corpus, the widget (its session key `state_key`, the
-    key itself for a widget bound to the address) is set to it."""
-    value = toys.setting(name, key, fallback)
-    if st.session_state.get(CHANGED):
+def corpus_setting(chosen: Corpus, key: str, fallback, state_key: str | None = None):
+    """The value the page's setting `key` starts from on the `chosen` corpus: its source's
+    (subtok_core/data/toys.toml), else the page's `fallback`. Pass it as the widget's
+    default, before the widget is drawn: when the student has just chosen this corpus, the
+    widget (its session key `state_key`, the key itself for a widget bound to the address)
+    is set to it."""
+    value = toys.setting(chosen.name, key, fallback)
+    if chosen.changed:
         st.session_state[state_key or key] = value
     return value
 
@@ -239,8 +248,9 @@ def settings_caption(col, name: str, **used) -> None:
         col.caption(said)
 
 
-def punct_on(prefix: str) -> bool:
-    """Whether the corpus was pre-tokenized with punctuation split off (toys never are)."""
-    return not corpus.is_toy(st.session_state.get("corpus", "")) and bool(
+def punct_on(name: str, prefix: str) -> bool:
+    """Whether corpus `name` was pre-tokenized with punctuation split off on page `prefix`
+    (the box of punct_box; toys never are)."""
+    return not corpus.is_toy(name) and bool(
         st.session_state.get(widget_key(prefix, "punct"), False)
     )

@@ -38,17 +38,18 @@ POLL_CSS = """<style>
 </style>"""
 
 
-def class_poll(page_name: str, trace, i: int, question: str) -> Callable[[], None]:
-    """The lesson's class poll on step i: while this session has a room open, the room
-    follows the page's step (phones show it); the panel itself is closed until the teacher
-    opens it (it runs only then). Returns the function that draws it, for the page to place
-    just under the step's main view (lessons._present.end_of_step_view)."""
+def class_poll(page_name: str, trace, i: int, corpus: str, question: str) -> Callable[[], None]:
+    """The lesson's class poll on step i of `trace`, trained on the corpus named `corpus`:
+    while this session has a room open, the room follows the page's step (phones show it);
+    the panel itself is closed until the teacher opens it (it runs only then). Returns the
+    function that draws it, for the page to place just under the step's main view
+    (lessons._present.end_of_step_view)."""
     follow(page_name, trace, i)
 
     def draw() -> None:
         with lazy_expander(f"Class poll: {question}", page_name, "class_poll") as box:
             if box.open:
-                teacher_panel(page_name, trace, i)
+                teacher_panel(page_name, trace, i, corpus)
 
     return draw
 
@@ -89,10 +90,12 @@ def teacher_panel(
     page_name: str,
     trace,
     i: int,
+    corpus: str,
     answer_of_step: Callable[..., rooms.Question | None] | None = None,
 ) -> None:
     """The poll panel of lesson `page_name` ("bpe", "wordpiece", "unigram") on step i
-    of `trace`: the room (code, link, QR code) beside the round and its tally.
+    of `trace`, trained on the corpus named `corpus`: the room (code, link, QR code)
+    beside the round and its tally.
     `answer_of_step(trace, i)` gives the question and its answer (by default the one for
     the trace's algorithm: rooms.next_merge or rooms.next_prune)."""
     ask = answer_of_step or rooms.question_for(trace.algorithm)
@@ -100,7 +103,7 @@ def teacher_panel(
     kept = widget_key(page_name, "poll_room")
     room = _kept_room(polls, kept)
     if room is None or not room.shows(run_print(trace)):
-        start_room(page_name, trace, kept, room)
+        start_room(page_name, trace, i, corpus, kept, room)
         return
     follow(page_name, trace, i)
     # the code and link, the QR code, the round: side by side (stacked on a phone)
@@ -123,12 +126,12 @@ def teacher_panel(
             live_results(page_name, room.code)
 
 
-def start_room(page_name: str, trace, kept: str, room) -> None:
-    """The button that opens a room (and, for a corpus of the teacher's own, the choice
-    to show its words on the phones)."""
+def start_room(page_name: str, trace, i: int, corpus: str, kept: str, room) -> None:
+    """The button that opens a room on step i (and, for a corpus of the teacher's own,
+    the choice to show its words on the phones)."""
     if room is not None:
         st.caption(f"Room {room.code} polls other settings or another corpus than this view.")
-    own = st.session_state.get("corpus", "") in (TEXT, UPLOAD)
+    own = corpus in (TEXT, UPLOAD)
     share = not own or st.checkbox(
         "Show this corpus's words on the students' phones",
         value=False,
@@ -140,7 +143,7 @@ def start_room(page_name: str, trace, kept: str, room) -> None:
         "Open a class poll" if room is None else "Open a new poll for this view",
         key=widget_key(page_name, "poll_start"),
         on_click=_open_room,
-        args=(page_name, trace, kept, share),
+        args=(page_name, trace, i, corpus, kept, share),
         help="The class predicts the next step on their phones; you see their answers.",
     )
     said = st.session_state.pop(widget_key(page_name, "poll_said"), None)
@@ -161,14 +164,13 @@ def _kept_room(polls, kept: str):
         return None
 
 
-def _open_room(page_name: str, trace, kept: str, share: bool) -> None:
+def _open_room(page_name: str, trace, i: int, corpus: str, kept: str, share: bool) -> None:
     query = urlencode(st.query_params.to_dict())
-    i = int(st.session_state.get("step", 0) or 0)
     try:
         st.session_state[kept] = rooms.store().open_room(
             page_name,
             trace.algorithm,
-            st.session_state.get("corpus", ""),
+            corpus,
             fingerprint(trace.start.words, trace.start.counts),
             run_print(trace),
             f"/{page_name}" + (f"?{query}" if query else ""),

@@ -14,6 +14,7 @@ from lessons._guard import guarded
 from lessons._keys import current_page, widget_key
 from lessons._store import fingerprint
 from lessons._url import url_int
+from lessons._views import page_params
 
 SPEEDS = {"slow (3 s)": 3.0, "normal (1.5 s)": 1.5, "fast (0.7 s)": 0.7}  # autoplay: s a step
 
@@ -85,6 +86,15 @@ def step_slider(
     return value
 
 
+def start_over(key: str = "step") -> None:
+    """Move the step controls (`key`) back before the first step, for a corpus the student
+    has just chosen (lessons._corpus.Corpus.changed): step 5 of the last corpus would mean
+    nothing on it. Call before the page stops or draws its steps (stepped); until the page
+    has shown its step controls once, the address decides their first value."""
+    if key in page_params():
+        st.session_state[key] = 0
+
+
 def autoplay(key: str, last: int, playing: str, page: str) -> None:
     """While playing: a fragment that reruns on a timer and moves the step on by one (the
     address follows, as for a click), until the last step; its speed is chosen beside it."""
@@ -142,7 +152,9 @@ def corpus_trace(
             wc = corpus_editor(name, prefix, algorithm, size)
     if wc is None:
         st.stop()
-    corpus_print = sample_print(name, punct_on(prefix)) if is_sample(name) else fingerprint(wc)
+    corpus_print = (
+        sample_print(name, punct_on(name, prefix)) if is_sample(name) else fingerprint(wc)
+    )
     try:
         trace = train(wc, corpus_print)
     except ValueError as err:

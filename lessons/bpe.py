@@ -2,34 +2,25 @@
 
 from __future__ import annotations
 
-import functools
 import html
 import inspect
+from dataclasses import dataclass
 
 import streamlit as st
 
-from lessons import _cached as cached
-from lessons import _export, _poll, _regularize
+from lessons import _regularize
 from lessons._chips import MARKERS, chips, show_chips
-from lessons._corpus import corpus_label, corpus_select, corpus_setting, punct_on, settings_caption
-from lessons._export import downloads
+from lessons._corpus import Corpus, corpus_label, corpus_select, corpus_setting, settings_caption
 from lessons._keys import widget_key
-from lessons._merge_lesson import (
-    corpus_and_vocab,
-    growth_chart,
-    merges_input,
-    pair_counts_panel,
-    predict_panel,
-    ties_select,
-)
-from lessons._present import end_of_step_view, page_head, settings_row
-from lessons._steps import corpus_trace, lazy_expander, stepped
-from lessons._store import fingerprint, run_key, trace_store
+from lessons._merge_lesson import MergeLesson, merge_lesson, merges_input, ties_select
+from lessons._steps import corpus_trace, lazy_expander
+from lessons._store import fingerprint, trace_store
 from lessons._url import choice_box
 from subtok_core import bpe
 from subtok_core.bpe import explain_bpe_start, explain_bpe_step, judge_guess, reference
 from subtok_core.explain import pair_text
 
+PAGE = "bpe"
 MARKER_HELP = (
     "none: plain characters (001). eow: a separate </w> after each word (003, 004). "
     "suffix: </w> glued to the last character (Hugging Face tokenizers). "
@@ -53,12 +44,87 @@ def trained(wc, corpus_print: str, marker: str, ties: str, merges: int):
     )
 
 
-def encode_panel(trace, i: int) -> None:
+@dataclass
+class Bpe(MergeLesson):
+    """The settings of /bpe and what the page shows with them (lessons._merge_lesson)."""
+
+    page, algo = PAGE, bpe
+    title = "Byte-pair encoding"
+    intro = (
+        "BPE starts from single characters and, step by step, merges the pair of adjacent "
+        "symbols that occurs most often in the corpus (Sennrich et al., 2016; the worked "
+        "examples are from 001, 003 and 004 of the course material)."
+    )
+
+    corpus: Corpus
+    marker: str
+    ties: str
+    merges: int
+    example: str  # the encoder's first word: the corpus's own
+
+    @classmethod
+    def choose(cls, row) -> Bpe:
+        """The corpus, the word-boundary marker, the tie rule and the merges, in the row."""
+        c1, c2, c3, c4 = row.columns([3, 1, 1, 1])
+        corpus = corpus_select(c1)
+        marker = choice_box(
+            c2,
+            "word-boundary marker",
+            bpe.MARKERS,
+            "marker",
+            corpus_setting(corpus, "marker", bpe.MARKERS[0]),  # the corpus's source's, else none
+            help=MARKER_HELP,
+        )
+        ties = ties_select(c3, bpe.TIE_RULES, corpus_setting(corpus, "ties", bpe.TIE_RULES[0]))
+        merges = merges_input(c4, corpus_setting(corpus, "merges", 10))
+        settings_caption(c1, corpus.name, marker=marker, ties=ties)
+        row.note(corpus_label(corpus.name), f"marker {marker}", f"ties {ties}", f"{merges} merges")
+        example = corpus_setting(corpus, "encode", "lowest", widget_key(PAGE, "encode"))
+        return cls(corpus, marker, ties, merges, example)
+
+    def train(self, row):
+        _, _, trace = corpus_trace(
+            self.corpus.name,
+            PAGE,
+            lambda wc, corpus_print: trained(wc, corpus_print, self.marker, self.ties, self.merges),
+            algorithm="bpe",
+            size=self.merges,  # close enough to the vocab size for the upload's time estimate
+            row=row,
+        )
+        return trace
+
+    def explain(self, trace, i: int, step) -> str:
+        if step is None:
+            return explain_bpe_start(trace.start, self.marker)
+        return explain_bpe_step(step, self.ties)
+
+    def judge(self, guess, nxt):
+        return judge_guess(guess, nxt, self.ties)
+
+    def encode(self, trace, i: int) -> None:
+        encode_panel(self.model(trace, i), self.example)
+
+    def extras(self, trace, i: int) -> None:
+        with lazy_expander("BPE-dropout: the same word cut differently", PAGE, "dropout") as box:
+            if box.open:
+                _regularize.dropout_panel(self.model(trace, i), PAGE)
+
+    def downloads(self, trace) -> None:
+        super().downloads(trace)
+        with st.expander("Read the code: BPE as a textbook loop"):
+            st.caption(
+                "The loop below recounts every pair before every merge. The page's trainer "
+                "keeps the counts up to date instead (much faster on real samples); the tests "
+                "check on thousands of random corpora that both make the same merges with the "
+                "same counts, under every tie rule and marker."
+            )
+            st.code(reference_source(), language="python")
+
+
+def encode_panel(model, example: str) -> None:
     st.subheader("Encode a word")
     st.caption("The merges learned so far are replayed in the order they were learned.")
-    example = corpus_setting(name, "encode", "lowest", widget_key("bpe", "encode"))
-    text = st.text_input("word or words to encode", example, key=widget_key("bpe", "encode"))
-    model = bpe.model_from_trace(trace, i, split_punct=punct_on("bpe"))
+    text = st.text_input("word or words to encode", example, key=widget_key(PAGE, "encode"))
     try:
         seg = bpe.segment(model, text)
     except ValueError as err:
@@ -84,86 +150,4 @@ def encode_panel(trace, i: int) -> None:
     st.write(f"**{len(seg.tokens)} tokens:** " + " ".join(f"`{t.text}`" for t in seg.tokens))
 
 
-page_head(
-    "Byte-pair encoding",
-    "BPE starts from single characters and, step by step, merges the pair of adjacent "
-    "symbols that occurs most often in the corpus (Sennrich et al., 2016; the worked "
-    "examples are from 001, 003 and 004 of the course material).",
-)
-
-row = settings_row("bpe")
-c1, c2, c3, c4 = row.columns([3, 1, 1, 1])
-name = corpus_select(c1)
-marker = choice_box(
-    c2,
-    "word-boundary marker",
-    bpe.MARKERS,
-    "marker",
-    corpus_setting(name, "marker", bpe.MARKERS[0]),  # the corpus's source's, else none
-    help=MARKER_HELP,
-)
-ties = ties_select(c3, bpe.TIE_RULES, corpus_setting(name, "ties", bpe.TIE_RULES[0]))
-merges = merges_input(c4, corpus_setting(name, "merges", 10))
-settings_caption(c1, name, marker=marker, ties=ties)
-row.note(corpus_label(name), f"marker {marker}", f"ties {ties}", f"{merges} merges")
-
-wc, _, trace = corpus_trace(
-    name,
-    "bpe",
-    lambda wc, corpus_print: trained(wc, corpus_print, marker, ties, merges),
-    algorithm="bpe",
-    size=merges,  # close enough to the vocab size for the upload's time estimate
-    row=row,
-)
-
-
-def step_view(i: int, step) -> None:
-    """Everything that shows step i (rerun alone when the step changes: stepped)."""
-    if step is None:
-        st.info(explain_bpe_start(trace.start, marker))
-        highlight = set()
-    else:
-        st.info(explain_bpe_step(step, ties))
-        highlight = {step.new_symbol}
-
-    left, right = st.columns([2, 3])
-    with left:  # the pair counts, table and chart (drawn once per run and step)
-        pairs = functools.partial(pair_counts_panel, trace, i, step, pair_text)
-        cached.drawn(run_key(trace), ("bpe pairs", i), pairs)
-    with right:
-        corpus_and_vocab(trace, i, highlight, bpe)
-
-    class_poll = _poll.class_poll("bpe", trace, i, "everyone predicts the next merge")
-
-    end_of_step_view(class_poll)
-    growth_chart(trace, i)
-
-    p1, p2 = st.columns(2)
-    with p1:
-        predict_panel(trace, i, lambda guess, nxt: judge_guess(guess, nxt, ties), pair_text, "bpe")
-    with p2:
-        encode_panel(trace, i)
-
-    with lazy_expander("BPE-dropout: the same word cut differently", "bpe", "dropout") as box:
-        if box.open:
-            model = bpe.model_from_trace(trace, i, split_punct=punct_on("bpe"))
-            _regularize.dropout_panel(model, "bpe")
-
-
-stepped(trace, step_view, "bpe")
-downloads(trace, "bpe")
-_export.hf_download(
-    lambda: bpe.model_from_trace(trace, split_punct=punct_on("bpe")),
-    "bpe",
-    "hf",
-    _export.run_ident(trace),
-)
-
-with st.expander("Read the code: BPE as a textbook loop"):
-    st.caption(
-        "The loop below recounts every pair before every merge. The page's trainer keeps the "
-        "counts up to date instead (much faster on real samples); the tests check on "
-        "thousands of random corpora that both make the same merges with the same counts, "
-        "under every tie rule and marker."
-    )
-    st.code(reference_source(), language="python")
+merge_lesson(Bpe)

@@ -4,16 +4,17 @@ GPT-4's cl100k_base."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import streamlit as st
 
 from lessons import _bytebpe_replay as replay
 from lessons import _bytebpe_views as views
 from lessons import _cached as cached
-from lessons._corpus import TEXT, UPLOAD, corpus_select
+from lessons._corpus import TEXT, UPLOAD, Corpus, corpus_select
 from lessons._export import downloads
-from lessons._merge_lesson import growth_chart, merges_input, predict_panel, ties_select
-from lessons._present import end_of_step_view, page_head, presenting, settings_row
-from lessons._steps import stepped
+from lessons._merge_lesson import MergeLesson, merge_lesson, merges_input, ties_select
+from lessons._present import presenting
 from lessons._store import fingerprint, run_key, trace_store
 from lessons._url import choice_box
 from subtok_core import bytebpe
@@ -25,6 +26,7 @@ PATTERN_HELP = (
     "gpt2: GPT-2's regular expression (a space stays with the word after it). cl100k: "
     "GPT-4's (numbers in groups of three). none: words split at whitespace, which is dropped."
 )
+PRESPLIT = "The pre-split"
 
 
 def trained(lines, corpus_print: str, pattern: str, ties: str, merges: int):
@@ -38,86 +40,104 @@ def trained(lines, corpus_print: str, pattern: str, ties: str, merges: int):
     )
 
 
-page_head(
-    "Byte-level BPE",
-    "GPT-2, GPT-4 and most models since train BPE on bytes, not characters: a regular "
-    "expression first cuts the text into chunks, each chunk becomes its UTF-8 bytes (256 "
-    "base symbols, so no character is ever unknown), and merges are learned on the chunks. "
-    "An emoji is 4 bytes and a Chinese character 3, so they may take several tokens.",
-)
+@dataclass
+class ByteBpe(MergeLesson):
+    """The settings of /bytebpe and what the page shows with them (lessons._merge_lesson)."""
 
-PRESPLIT = "The pre-split"
-row = settings_row(PAGE, views={PRESPLIT: ":material/content_cut:"})
-c1, c2, c3, c4, c5 = row.columns([3, 1.2, 1, 1, 1.3])
-name = corpus_select(c1, default="toy:emoji-cjk")
-pattern = choice_box(
-    c2, "pre-split pattern", bytebpe.PATTERNS, "pattern", "gpt2", help=PATTERN_HELP
-)
-ties = ties_select(c3, TIE_RULES)
-merges = merges_input(c4)
-style = choice_box(
-    c5,
-    "bytes shown as",
-    bytebpe.STYLES,
-    "bytes",
-    "hex",
-    format_func=views.DISPLAY_LABELS.get,
-    help="text + <hex>: whole characters as themselves, any other byte as its hex value "
-    "(<F0 9F> is half an emoji). GPT-2 letters: one letter per byte, as Hugging Face "
-    "tokenizers writes merges (Ġ is a space, Ċ a line break).",
-)
+    page, algo = PAGE, bytebpe
+    title = "Byte-level BPE"
+    intro = (
+        "GPT-2, GPT-4 and most models since train BPE on bytes, not characters: a regular "
+        "expression first cuts the text into chunks, each chunk becomes its UTF-8 bytes (256 "
+        "base symbols, so no character is ever unknown), and merges are learned on the chunks. "
+        "An emoji is 4 bytes and a Chinese character 3, so they may take several tokens."
+    )
+    popovers = {PRESPLIT: ":material/content_cut:"}  # the pre-split, beside the settings
+    poll = False  # no class poll on this page
+    encode_beside = False  # the encoder replays a whole text: it needs the width
 
-row.note(  # short: one line beside two buttons (the corpus's title is in the popover)
-    name.split(":", 1)[-1] if name in (TEXT, UPLOAD) else name,
-    f"pattern {pattern}",
-    f"ties {ties}",
-    f"{merges} merges",
-    f"bytes as {views.DISPLAY_LABELS[style]}",
-)
-found = views.corpus_lines(name, row)
-if found is None:
-    st.stop()
-lines, corpus_print = found
-try:
-    trace = trained(lines, corpus_print, pattern, ties, merges)
-except ValueError as err:
-    st.error(str(err))
-    st.stop()
+    corpus: Corpus
+    pattern: str  # the pre-split's regular expression
+    ties: str
+    merges: int
+    style: str  # how bytes are written: "hex" or "gpt2"
 
-if not presenting():  # at the projector: the merges only; here one button (steps first)
-    with row.views[PRESPLIT]:
-        views.presplit_panel(lines, pattern, style)
+    @classmethod
+    def choose(cls, row) -> ByteBpe:
+        """The corpus, the pre-split pattern, the tie rule, the merges and how bytes are shown."""
+        c1, c2, c3, c4, c5 = row.columns([3, 1.2, 1, 1, 1.3])
+        corpus = corpus_select(c1, default="toy:emoji-cjk")
+        pattern = choice_box(
+            c2, "pre-split pattern", bytebpe.PATTERNS, "pattern", "gpt2", help=PATTERN_HELP
+        )
+        ties = ties_select(c3, TIE_RULES)
+        merges = merges_input(c4)
+        style = choice_box(
+            c5,
+            "bytes shown as",
+            bytebpe.STYLES,
+            "bytes",
+            "hex",
+            format_func=views.DISPLAY_LABELS.get,
+            help="text + <hex>: whole characters as themselves, any other byte as its hex value "
+            "(<F0 9F> is half an emoji). GPT-2 letters: one letter per byte, as Hugging Face "
+            "tokenizers writes merges (Ġ is a space, Ċ a line break).",
+        )
+        name = corpus.name
+        row.note(  # short: one line beside two buttons (the corpus's title is in the popover)
+            name.split(":", 1)[-1] if name in (TEXT, UPLOAD) else name,
+            f"pattern {pattern}",
+            f"ties {ties}",
+            f"{merges} merges",
+            f"bytes as {views.DISPLAY_LABELS[style]}",
+        )
+        return cls(corpus, pattern, ties, merges, style)
 
+    def train(self, row):
+        found = views.corpus_lines(self.corpus.name, row)
+        if found is None:
+            st.stop()
+        lines, corpus_print = found
+        try:
+            trace = trained(lines, corpus_print, self.pattern, self.ties, self.merges)
+        except ValueError as err:
+            st.error(str(err))
+            st.stop()
+        if not presenting():  # at the projector: the merges only; here one button
+            with row.views[PRESPLIT]:
+                views.presplit_panel(lines, self.pattern, self.style)
+        return trace
 
-def step_view(i: int, step) -> None:
-    """Everything that shows step i (rerun alone when the step changes: stepped)."""
-    st.info(bytebpe.explain(trace, i))
-    new = set() if step is None else {step.new_symbol}
+    def explain(self, trace, i: int, step) -> str:
+        return bytebpe.explain(trace, i)
 
-    left, right = st.columns([2, 3])
-    with left:
+    def pairs(self, trace, i: int, step) -> None:  # drawn once per run, step and display
         cached.drawn(
-            run_key(trace), ("bytebpe pairs", i, style),
-            lambda: views.pair_panel(trace, i, step, style),
+            run_key(trace), ("bytebpe pairs", i, self.style),
+            lambda: views.pair_panel(trace, i, step, self.style),
         )  # fmt: skip
-    with right:
-        views.chunks_and_vocab(trace, i, new, style)
 
-    end_of_step_view()
-    growth_chart(trace, i)
-    predict_panel(
-        trace, i, lambda guess, nxt: bytebpe.judge_guess(guess, nxt, ties),
-        lambda pair: views.pair_label(pair, style), PAGE,
-    )  # fmt: skip
+    def corpus_view(self, trace, i: int, new: set[str]) -> None:
+        views.chunks_and_vocab(trace, i, new, self.style)
 
-    replay.replay_panel(trace, i, style)
+    def pair_label(self, pair) -> str:
+        return views.pair_label(pair, self.style)
 
-    model = bytebpe.model_from_trace(trace, i)
-    with st.expander("BPE-dropout on bytes: the same text cut differently"):
-        replay.dropout_panel(model, style)
+    def judge(self, guess, nxt):
+        return bytebpe.judge_guess(guess, nxt, self.ties)
+
+    def encode(self, trace, i: int) -> None:
+        replay.replay_panel(trace, i, self.style)
+
+    def extras(self, trace, i: int) -> None:
+        model = bytebpe.model_from_trace(trace, i)
+        with st.expander("BPE-dropout on bytes: the same text cut differently"):
+            replay.dropout_panel(model, self.style)
+
+    def downloads(self, trace) -> None:
+        # the CSV writes bytes in the display chosen here; the JSON always in GPT-2 letters
+        csv = ("merges (CSV)", lambda run: bytebpe_io.steps_csv(run, self.style))
+        downloads(trace, PAGE, csv=csv)
 
 
-stepped(trace, step_view, PAGE)
-
-# the CSV writes bytes in the display chosen here; the JSON always in GPT-2 letters
-downloads(trace, PAGE, csv=("merges (CSV)", lambda run: bytebpe_io.steps_csv(run, style)))
+merge_lesson(ByteBpe)

@@ -76,7 +76,7 @@ def store_kinds() -> None:
 
 def controls():
     c1, c2, c3 = st.columns([3, 1, 3])
-    name = corpus_select(c1, default="sample:lee")
+    name = corpus_select(c1, default="sample:lee").name
     top = limits.limit("vocab_size", "web")
     size = int(number_box(c2, "vocab size", "size", 1, top, 2000, help=limit_help("vocab_size")))
     if widget_key(PAGE, "tok") not in st.session_state:
@@ -446,7 +446,7 @@ def marker_note(name: str, size: int, kinds) -> None:
         return
     said = "BPE here marks the start of each word with ▁ (as SentencePiece and Unigram do)"
     if is_sample(name) or corpus.is_toy(name):
-        command = compare.cli_command("bpe", name, size, punct_on(PAGE))
+        command = compare.cli_command("bpe", name, size, punct_on(name, PAGE))
         said += f"; the same BPE on the command line: `{command}`"
     st.caption(said + ". `subtok train bpe` marks no word boundary unless asked (`--marker`).")
 
@@ -514,7 +514,7 @@ else:
     st.caption("Train a vocabulary on the SaGe page and it can join this comparison.")
 marker_note(name, size, kinds)
 # hashed once per run, a real sample's once per server
-corpus_print = sample_print(name, punct_on(PAGE)) if is_sample(name) else fingerprint(wc)
+corpus_print = sample_print(name, punct_on(name, PAGE)) if is_sample(name) else fingerprint(wc)
 try:
     found = trained(kinds, wc, corpus_print, size)
 except ValueError as err:

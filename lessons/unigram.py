@@ -13,7 +13,7 @@ from lessons._corpus import corpus_label, corpus_select, corpus_setting, setting
 from lessons._export import downloads
 from lessons._keys import widget_key
 from lessons._present import end_of_step_view, page_head, settings_row
-from lessons._steps import corpus_trace, lazy_expander, rerun_page, stepped
+from lessons._steps import corpus_trace, lazy_expander, rerun_page, start_over, stepped
 from lessons._store import fingerprint, run_key, trace_store
 from lessons._tables import status_table
 from lessons._url import choice_box, limit_help, number_box, url_choice, url_text, url_warning
@@ -72,11 +72,12 @@ def set_choices(choices: tuple[str, ...]) -> None:
 
 
 def controls():
-    """Every choice of the page; returns (name, variant, params for trace_unigram, the
-    settings row)."""
+    """Every choice of the page; returns (the corpus chosen, variant, params for
+    trace_unigram, the settings row)."""
     box = settings_row(PAGE)
     c1, c2, c3, c4 = box.columns([2, 1.5, 2.3, 1])
-    name = corpus_select(c1, default="toy:run-bug")
+    chosen = corpus_select(c1, default="toy:run-bug")
+    name = chosen.name
     variant = choice_box(
         c2,
         "variant",
@@ -95,7 +96,7 @@ def controls():
             "size",
             0,
             top,
-            corpus_setting(name, "size", SAMPLE_SIZE if sample else 0),
+            corpus_setting(chosen, "size", SAMPLE_SIZE if sample else 0),
             help=limit_help("vocab_size", size_help),
         )
     )
@@ -104,7 +105,7 @@ def controls():
         "log base",
         list(LOG_BASES),
         "base",
-        corpus_setting(name, "base", "10"),  # 001's base 10, the course's e on hug-pug
+        corpus_setting(chosen, "base", "10"),  # 001's base 10, the course's e on hug-pug
         help="The 001 slides use log base 10; the Hugging Face course (whose hug/pug "
         "example 004 quotes) the natural log (e).",
         disabled=variant == "em",
@@ -124,7 +125,7 @@ def controls():
     target = f"to {size:,} pieces" if size else "down to the characters"
     base_said = f"log base {base}" if variant == "textbook" else ""
     box.note(corpus_label(name), variant, target, base_said)
-    return name, variant, params, box
+    return chosen, variant, params, box
 
 
 def settings(variant: str) -> dict:
@@ -537,9 +538,11 @@ page_head(
     "loss the corpus likelihood would miss least (Kudo, 2018; worked examples from 001 and "
     "004 of the course material).",
 )
-name, variant, params, row = controls()
+chosen, variant, params, row = controls()
+if chosen.changed:  # a new corpus starts before its seed vocabulary
+    start_over()
 wc, _, trace = corpus_trace(
-    name,
+    chosen.name,
     PAGE,
     lambda wc, corpus_print: trained_with_choices(wc, corpus_print, params),
     algorithm="unigram" if variant == "em" else None,  # the estimate's figures are EM's
@@ -556,7 +559,9 @@ def whole_step(i: int, step) -> None:
         st.info(f"**Round {step.round} · {KIND_TITLE[variant][step.kind]}**  \n{step.note}")
     step_view(trace, i, step, variant)
 
-    class_poll = _poll.class_poll(PAGE, trace, i, "everyone predicts the next pruned piece")
+    class_poll = _poll.class_poll(
+        PAGE, trace, i, chosen.name, "everyone predicts the next pruned piece"
+    )
 
     end_of_step_view(class_poll)
     loss_curve(trace, i, variant)

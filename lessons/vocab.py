@@ -39,7 +39,7 @@ MAX_ID = 10_000_000
 def settings():
     """The corpus, the vocabulary size and which tokenizers to train here (as Compare)."""
     c1, c2, c3 = settings_row(PAGE).columns([3, 1, 3])
-    name = corpus_select(c1, default="sample:lee")
+    name = corpus_select(c1, default="sample:lee").name
     top = limits.limit("vocab_size", "web")
     size = int(number_box(c2, "vocab size", "size", 1, top, 2000,
                             help=limit_help("vocab_size")))  # fmt: skip
@@ -98,7 +98,7 @@ class Mine:
             if wc is None or not self.kinds:
                 return self.found
             if is_sample(self.name):
-                corpus_print = sample_print(self.name, punct_on(PAGE))
+                corpus_print = sample_print(self.name, punct_on(self.name, PAGE))
             else:
                 corpus_print = fingerprint(wc)
             trained = data.models(self.kinds, wc, corpus_print, self.size)

@@ -3,29 +3,23 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import pandas as pd
 import streamlit as st
 
 from lessons import _cached as cached
-from lessons import _export, _poll
 from lessons._chips import MARKERS, chips, show_chips
-from lessons._corpus import corpus_label, corpus_select, corpus_setting, punct_on
-from lessons._export import downloads
+from lessons._corpus import Corpus, corpus_label, corpus_select, corpus_setting
 from lessons._keys import widget_key
-from lessons._merge_lesson import (
-    corpus_and_vocab,
-    growth_chart,
-    merges_input,
-    predict_panel,
-    ties_select,
-)
-from lessons._present import end_of_step_view, page_head, settings_row
-from lessons._steps import corpus_trace, stepped
+from lessons._merge_lesson import MergeLesson, merge_lesson, merges_input, ties_select
+from lessons._steps import corpus_trace
 from lessons._store import fingerprint, run_key, trace_store
 from lessons._tables import status_of, table_panel
 from subtok_core import bpe, wordpiece
 from subtok_core.charts import lessons as viz
+from subtok_core.corpus import WordCounts
 from subtok_core.explain import pair_text
 from subtok_core.wordpiece import fraction_text
 from subtok_core.wordpiece.explain import (
@@ -35,6 +29,8 @@ from subtok_core.wordpiece.explain import (
     judge_wordpiece_guess,
     tries_by_position,
 )
+
+PAGE = "wordpiece"
 
 
 def trained(wc, corpus_print: str, ties: str, merges: int, specials: bool):
@@ -93,18 +89,115 @@ def contrast_line(step) -> None:
     )
 
 
-def encode_panel(trace, i: int, wc, corpus_print: str, merges: int) -> None:
+@dataclass
+class WordPiece(MergeLesson):
+    """The settings of /wordpiece and what the page shows with them (lessons._merge_lesson)."""
+
+    page, algo = PAGE, wordpiece
+    title = "WordPiece"
+    intro = (
+        "WordPiece builds its vocabulary like BPE, but merges the pair with the highest score "
+        "count(ab) / (count(a) × count(b)) instead of the most frequent one: a pair wins when "
+        "its parts are rarely seen apart (Schuster & Nakajima, 2012; worked examples from 001 "
+        "and 004 of the course material). Scores are exact fractions here, not the rounded "
+        "decimals of the slides."
+    )
+    columns = (3, 2)  # the scores need the room: five numbers a pair
+
+    corpus: Corpus
+    ties: str
+    merges: int
+    specials: bool  # BERT's special tokens at the front of the vocabulary
+    example: str  # the encoder's first words: the corpus's own
+    # the word counts trained on and their fingerprint (kept by train), for BPE's run
+    words: WordCounts | None = field(default=None, init=False)
+    corpus_print: str = field(default="", init=False)
+
+    @classmethod
+    def choose(cls, row) -> WordPiece:
+        """The corpus, the tie rule, the merges and BERT's special tokens, in the row."""
+        c1, c2, c3, c4 = row.columns([3, 1, 1, 1.1])
+        corpus = corpus_select(c1, default="toy:sunflower")  # 001's WordPiece example
+        ties = ties_select(c2, bpe.TIE_RULES)
+        merges = merges_input(c3, corpus_setting(corpus, "merges", 10))
+        specials = c4.checkbox(
+            "BERT's special tokens",
+            key=widget_key(PAGE, "special"),
+            help="[PAD] [UNK] [CLS] [SEP] [MASK] at the front of the vocabulary, as BERT has them.",
+        )
+        row.note(
+            corpus_label(corpus.name),
+            f"ties {ties}",
+            f"{merges} merges",
+            "BERT's special tokens" if specials else "",
+        )
+        if corpus.name == "toy:hug-pug":
+            with st.expander("A slip in the Hugging Face course, computed exactly"):
+                st.write(wordpiece.HF_COURSE_NOTE)
+        example = corpus_setting(corpus, "encode", "fused funny", widget_key(PAGE, "encode"))
+        return cls(corpus, ties, merges, specials, example)
+
+    def train(self, row):
+        self.words, self.corpus_print, trace = corpus_trace(
+            self.corpus.name,
+            PAGE,
+            lambda wc, corpus_print: trained(
+                wc, corpus_print, self.ties, self.merges, self.specials
+            ),
+            algorithm="wordpiece",
+            size=self.merges,  # close enough to the vocab size for the upload's time estimate
+            row=row,
+        )
+        return trace
+
+    def explain(self, trace, i: int, step) -> str:
+        if step is None:
+            return explain_wordpiece_start(trace.start, wordpiece.PREFIX)
+        return explain_wordpiece_step(step, self.ties)
+
+    def pairs(self, trace, i: int, step) -> None:  # drawn once per run and step
+        cached.drawn(run_key(trace), ("wordpiece scores", i), lambda: score_panel(trace, i, step))
+
+    def under_step(self, trace, step) -> None:  # BPE's choice against WordPiece's
+        if step is not None:
+            contrast_line(step)
+
+    def judge(self, guess, nxt):
+        return judge_wordpiece_guess(guess, nxt, self.ties)
+
+    def encode(self, trace, i: int) -> None:
+        def twin():  # BPE with as many merges on the same corpus, trained when first asked
+            return bpe.model_from_trace(bpe_twin(self.words, self.corpus_print, self.merges), i)
+
+        encode_panel(self.model(trace, i), twin, i, self.example)
+
+
+def score_panel(trace, i: int, step) -> None:
+    """The scores before merge i, table and chart."""
+    if step is None:
+        table = score_frame(trace.start.pair_table)
+    else:
+        table = score_frame(step.pair_table, step.pair, step.tied_with)
+    chart = viz.pair_count_chart(table, value="score")
+    # pinned beside the pair and its status: a phone shows what the step is about
+    score_format = {"score": st.column_config.NumberColumn(format="%.4f", pinned=True)}
+    title = "Scores" + (f" before merge {i}" if i else "")
+    note = "On a real sample only the best-scoring pairs are kept per step."
+    table_panel(title, note, table, trace, chart, column_config=score_format)
+
+
+def encode_panel(model, twin: Callable, i: int, example: str) -> None:
+    """The longest-match search of each word typed, and its tokens beside those of
+    `twin()`, the model of BPE with as many merges (i) on the same corpus."""
     st.subheader("Encode a word")
     st.caption(
         "WordPiece keeps no merges, only the vocabulary: from the start of the word it takes "
         "the longest piece in the vocabulary, then goes on with the rest (as ##...)."
     )
-    example = corpus_setting(name, "encode", "fused funny", widget_key("wordpiece", "encode"))
-    text = st.text_input("word or words to encode", example, key=widget_key("wordpiece", "encode"))
-    model = wordpiece.model_from_trace(trace, i, split_punct=punct_on("wordpiece"))
+    text = st.text_input("word or words to encode", example, key=widget_key(PAGE, "encode"))
     try:
         seg = wordpiece.segment(model, text)
-        twin = bpe.segment(bpe.model_from_trace(bpe_twin(wc, corpus_print, merges), i), text)
+        seg_bpe = bpe.segment(twin(), text)
     except ValueError as err:
         st.error(str(err))
         return
@@ -117,8 +210,8 @@ def encode_panel(trace, i: int, wc, corpus_print: str, merges: int) -> None:
     )
     show_chips(
         f"<div><b>WordPiece</b>, {len(seg.tokens)} tokens: {token_chips(seg.tokens, text)}</div>"
-        f"<div><b>BPE with {i} merges</b>, {len(twin.tokens)} tokens: "
-        f"{token_chips(twin.tokens, text)}</div>"
+        f"<div><b>BPE with {i} merges</b>, {len(seg_bpe.tokens)} tokens: "
+        f"{token_chips(seg_bpe.tokens, text)}</div>"
     )
     st.caption(
         "A piece WordPiece cannot match turns the whole word into one [UNK]; BPE marks only "
@@ -163,98 +256,4 @@ def token_chips(tokens, text: str) -> str:
     return "".join(parts)
 
 
-page_head(
-    "WordPiece",
-    "WordPiece builds its vocabulary like BPE, but merges the pair with the highest score "
-    "count(ab) / (count(a) × count(b)) instead of the most frequent one: a pair wins when "
-    "its parts are rarely seen apart (Schuster & Nakajima, 2012; worked examples from 001 "
-    "and 004 of the course material). Scores are exact fractions here, not the rounded "
-    "decimals of the slides.",
-)
-
-settings = settings_row("wordpiece")
-c1, c2, c3, c4 = settings.columns([3, 1, 1, 1.1])
-name = corpus_select(c1, default="toy:sunflower")  # 001's WordPiece example
-ties = ties_select(c2, bpe.TIE_RULES)
-merges = merges_input(c3, corpus_setting(name, "merges", 10))
-specials = c4.checkbox(
-    "BERT's special tokens",
-    key=widget_key("wordpiece", "special"),
-    help="[PAD] [UNK] [CLS] [SEP] [MASK] at the front of the vocabulary, as BERT has them.",
-)
-settings.note(
-    corpus_label(name),
-    f"ties {ties}",
-    f"{merges} merges",
-    "BERT's special tokens" if specials else "",
-)
-if name == "toy:hug-pug":
-    with st.expander("A slip in the Hugging Face course, computed exactly"):
-        st.write(wordpiece.HF_COURSE_NOTE)
-
-wc, corpus_print, trace = corpus_trace(
-    name,
-    "wordpiece",
-    lambda wc, corpus_print: trained(wc, corpus_print, ties, merges, specials),
-    algorithm="wordpiece",
-    size=merges,  # close enough to the vocab size for the upload's time estimate
-    row=settings,
-)
-
-
-def step_view(i: int, step) -> None:
-    """Everything that shows step i (rerun alone when the step changes: stepped)."""
-    if step is None:
-        st.info(explain_wordpiece_start(trace.start, wordpiece.PREFIX))
-        highlight = set()
-    else:
-        st.info(explain_wordpiece_step(step, ties))
-        highlight = {step.new_symbol}
-
-    def score_panel() -> None:
-        """The scores before merge i, table and chart (drawn once per run and step)."""
-        if step is None:
-            table = score_frame(trace.start.pair_table)
-        else:
-            table = score_frame(step.pair_table, step.pair, step.tied_with)
-        chart = viz.pair_count_chart(table, value="score")
-        # pinned beside the pair and its status: a phone shows what the step is about
-        score_format = {"score": st.column_config.NumberColumn(format="%.4f", pinned=True)}
-        title = "Scores" + (f" before merge {i}" if i else "")
-        note = "On a real sample only the best-scoring pairs are kept per step."
-        table_panel(title, note, table, trace, chart, column_config=score_format)
-
-    left, right = st.columns([3, 2])
-    with left:
-        cached.drawn(run_key(trace), ("wordpiece scores", i), score_panel)
-    with right:
-        corpus_and_vocab(trace, i, highlight, wordpiece)
-    if step is not None:  # below the step's own view: BPE's choice against WordPiece's
-        contrast_line(step)
-
-    class_poll = _poll.class_poll("wordpiece", trace, i, "everyone predicts the next merge")
-
-    end_of_step_view(class_poll)
-    growth_chart(trace, i)
-
-    p1, p2 = st.columns(2)
-    with p1:
-        predict_panel(
-            trace,
-            i,
-            lambda guess, nxt: judge_wordpiece_guess(guess, nxt, ties),
-            pair_text,
-            "wordpiece",
-        )
-    with p2:
-        encode_panel(trace, i, wc, corpus_print, merges)
-
-
-stepped(trace, step_view, "wordpiece")
-downloads(trace, "wordpiece")
-_export.hf_download(
-    lambda: wordpiece.model_from_trace(trace, split_punct=punct_on("wordpiece")),
-    "wordpiece",
-    "hf",
-    _export.run_ident(trace),
-)
+merge_lesson(WordPiece)

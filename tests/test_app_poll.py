@@ -32,7 +32,8 @@ def teacher_page(root: str) -> None:
     from subtok_core import bpe, corpus
 
     trace = bpe.trace_bpe(corpus.load("toy:low-lower"), merges=10, marker="eow")
-    _poll.teacher_panel("bpe", trace, int(st.query_params.get("step", "2")))
+    step, corpus = int(st.query_params.get("step", "2")), st.query_params.get("corpus", "")
+    _poll.teacher_panel("bpe", trace, step, corpus)
 
 
 @pytest.fixture(autouse=True)
@@ -222,7 +223,7 @@ def test_the_phones_follow_the_teachers_step_without_a_round():
 
 def test_an_uploaded_corpus_stays_off_the_phones_unless_the_teacher_shares_it():
     teach = AppTest.from_function(teacher_page, default_timeout=60, kwargs={"root": ROOT})
-    teach.session_state["corpus"] = "upload:a .txt file"
+    teach.query_params["corpus"] = "upload:a .txt file"
     teach.query_params["step"] = "2"
     teach.run()
     share = teach.checkbox(key="bpe_poll_share")
