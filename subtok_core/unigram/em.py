@@ -2,7 +2,8 @@
 pruning by the likelihood each piece would cost.
 
 Every word gets ``▁`` in front (marker "sow"; "none" keeps the bare words). The seed is
-every character and the most frequent substrings (em_seed.build_seed); its initial
+every character and the most frequent substrings (em_seed.build_seed, as SentencePiece's
+suffix array finds them); its initial
 probabilities are the seed scores (frequency x length) over their total. Each round runs
 ``em_iterations`` pairs of
 
@@ -34,12 +35,12 @@ Viterbi segmentation uses).
 >>> wc = from_pairs([("hug", 10), ("pug", 5), ("hugs", 5), ("pun", 12), ("bun", 4)])
 >>> run = EmRun(wc, vocab_size=12)
 >>> len(run.start.vocab), run.expected_steps
-(17, 12)
+(24, 17)
 >>> steps = list(run.steps())
 >>> [(s.kind, round(s.loss, 1)) for s in steps[:5]]
-[('e', 91.6), ('m', 57.6), ('e', 57.6), ('m', 54.6), ('prune', 54.6)]
->>> steps[4].removed, steps[9].removed
-(('ug', 'pu', 'hug', '▁pu'), ('▁bun',))
+[('e', 100.0), ('m', 59.0), ('e', 59.0), ('m', 54.7), ('prune', 54.7)]
+>>> steps[4].removed, steps[14].removed
+(('gs', 'ugs', 'un', 'ug', 'pu', 'bun'), ('▁bun',))
 >>> [row.piece for row in steps[-1].vocab][:4]
 ['▁pun', '▁hug', '▁pug', '▁hugs']
 
@@ -153,9 +154,9 @@ class EmRun:
         )
         text = (
             f"Seed: the {seed.n_chars} characters and the {len(rows) - seed.n_chars:,} most "
-            f"frequent substrings by frequency x length (up to {max_piece_len} characters, seen "
-            "at least twice and not always followed by the same character, or whole words), "
-            f"{len(rows):,} pieces."
+            f"frequent substrings by frequency x length (up to {max_piece_len} characters, "
+            "followed by at least two different characters: at a word's end the next word's ▁ "
+            f"and the end of a line count as characters), {len(rows):,} pieces."
         )
         return UnigramStart(self.wc.words, self.wc.counts, seed.alphabet, rows, text)
 
