@@ -64,8 +64,15 @@ class Lattices:
     """Many lattices as flat edge arrays (word order); see the module docstring."""
 
     def __init__(
-        self, lengths: ArrayLike, lat: ArrayLike, start: ArrayLike, end: ArrayLike, piece: ArrayLike
+        self,
+        lengths: ArrayLike,
+        lat: ArrayLike,
+        start: ArrayLike,
+        end: ArrayLike,
+        piece: ArrayLike,
+        orders: tuple[np.ndarray, np.ndarray | None] | None = None,
     ) -> None:
+        """`orders`: the forward and backward sweep orders when already known (keep)."""
         self.lengths = np.asarray(lengths, dtype=np.int64)
         self.lat = np.asarray(lat, dtype=np.int64)
         self.start = np.asarray(start, dtype=np.int64)
@@ -75,12 +82,16 @@ class Lattices:
         self.n_nodes = int((self.lengths + 1).sum())
         self.src = self.node0[self.lat] + self.start
         self.dst = self.node0[self.lat] + self.end
-        self.fwd, self.fwd_levels = self._sweep(self.end, self.dst)
+        self._bwd_order = orders[1] if orders else None
+        self.fwd, self.fwd_levels = self._sweep(self.end, self.dst, orders and orders[0])
 
-    def _sweep(self, position: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, list[Level]]:
+    def _sweep(
+        self, position: np.ndarray, nodes: np.ndarray, order: np.ndarray | None = None
+    ) -> tuple[np.ndarray, list[Level]]:
         """The order that groups edges by `position` (stable), and one Level per position."""
-        key = position.astype(np.int16) if self.lengths.max(initial=0) < 2**15 else position
-        order = np.argsort(key, kind="stable")  # radix sort: word order within a position
+        if order is None:
+            key = position.astype(np.int16) if self.lengths.max(initial=0) < 2**15 else position
+            order = np.argsort(key, kind="stable")  # radix sort: word order within a position
         pos, node = position[order], nodes[order]
         cuts = np.flatnonzero(np.diff(pos)) + 1
         bounds = np.concatenate(([0], cuts, [pos.size]))
@@ -97,13 +108,33 @@ class Lattices:
     @cached_property
     def bwd(self) -> tuple[np.ndarray, list[Level]]:
         """Edges by start position, last position first (the backward sweep)."""
-        order, levels = self._sweep(self.lengths.max(initial=0) - self.start, self.src)
+        position = self.lengths.max(initial=0) - self.start
+        order, levels = self._sweep(position, self.src, self._bwd_order)
         return order, levels
 
+    @cached_property
+    def fwd_edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """Source node and piece of every edge, in the forward sweep's order."""
+        return self.src[self.fwd], self.piece[self.fwd]
+
+    @cached_property
+    def bwd_edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """Destination node and piece of every edge, in the backward sweep's order."""
+        order = self.bwd[0]
+        return self.dst[order], self.piece[order]
+
     def keep(self, alive: np.ndarray) -> Lattices:
-        """The same lattices without the edges of pieces that are not `alive`."""
+        """The same lattices without the edges of pieces that are not `alive`. Dropping
+        edges keeps the others in order, so the sweep orders are filtered, not re-sorted."""
         m = alive[self.piece]
-        return Lattices(self.lengths, self.lat[m], self.start[m], self.end[m], self.piece[m])
+        new_index = np.cumsum(m) - 1
+
+        def kept(order: np.ndarray) -> np.ndarray:
+            return new_index[order[m[order]]]
+
+        bwd = kept(self.bwd[0]) if "bwd" in self.__dict__ else None
+        return Lattices(self.lengths, self.lat[m], self.start[m], self.end[m], self.piece[m],
+                        (kept(self.fwd), bwd))  # fmt: skip
 
     def totals(self, alpha: np.ndarray) -> np.ndarray:
         """log of the summed probability of every segmentation, per lattice."""
@@ -111,8 +142,8 @@ class Lattices:
 
     def forward(self, logp: np.ndarray) -> np.ndarray:
         """alpha[node] = log of the summed probability of every path from the start."""
-        order = self.fwd
-        src, lp = self.src[order], logp[self.piece[order]]
+        src, piece = self.fwd_edges
+        lp = logp[piece]
         alpha = np.full(self.n_nodes, -np.inf)
         alpha[self.node0] = 0.0
         for lv in self.fwd_levels:
@@ -121,8 +152,9 @@ class Lattices:
 
     def backward(self, logp: np.ndarray) -> np.ndarray:
         """beta[node] = log of the summed probability of every path to the end."""
-        order, levels = self.bwd
-        dst, lp = self.dst[order], logp[self.piece[order]]
+        levels = self.bwd[1]
+        dst, piece = self.bwd_edges
+        lp = logp[piece]
         beta = np.full(self.n_nodes, -np.inf)
         beta[self.node0 + self.lengths] = 0.0
         for lv in levels:
@@ -135,15 +167,14 @@ class Lattices:
         """Every piece's expected count: edge posteriors times the weight of their lattice."""
         beta = self.backward(logp)
         total = self.totals(alpha)
-        with np.errstate(invalid="ignore"):
-            post = np.exp(alpha[self.src] + logp[self.piece] + beta[self.dst] - total[self.lat])
-        post = np.nan_to_num(post, nan=0.0)
+        total = np.where(np.isfinite(total), total, np.inf)  # a word without a path: 0
+        post = np.exp(alpha[self.src] + logp[self.piece] + beta[self.dst] - total[self.lat])
         return np.bincount(self.piece, weights=post * weights[self.lat], minlength=logp.size)
 
     def viterbi(self, logp: np.ndarray, count_paths: bool = False) -> Best:
         """Best path into every node; ties go to the edge that starts latest."""
-        order = self.fwd
-        src, lp = self.src[order], logp[self.piece[order]]
+        order, (src, piece) = self.fwd, self.fwd_edges
+        lp = logp[piece]
         score = np.full(self.n_nodes, -np.inf)
         score[self.node0] = 0.0
         back = np.full(self.n_nodes, -1, dtype=np.int64)
@@ -193,8 +224,9 @@ class Lattices:
 def _logsumexp(vals: np.ndarray, lv: Level) -> np.ndarray:
     """log(sum(exp(vals))) of every group of a level, shifted by its maximum."""
     top = np.maximum.reduceat(vals, lv.starts)
-    top = np.where(np.isfinite(top), top, 0.0)
-    sums = np.add.reduceat(np.exp(vals - top[lv.group]), lv.starts)
+    top[~np.isfinite(top)] = 0.0  # a node no path reaches: exp(-inf) = 0 below
+    vals = np.exp(vals - top[lv.group], out=vals)  # vals is the caller's temporary
+    sums = np.add.reduceat(vals, lv.starts)
     with np.errstate(divide="ignore"):
         return top + np.log(sums)
 

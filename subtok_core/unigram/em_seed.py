@@ -48,6 +48,7 @@ import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from ..corpus import WordCounts
 from ..records import SOW
@@ -121,12 +122,12 @@ def _occurrences(marked: list[str], words: tuple[str, ...], sow: bool, max_len: 
         slices, array = _spans(_runs(word), sow, max_len)
         found.extend(map(mw.__getitem__, slices))
         arrays.append(array)
-    ids = {s: i for i, s in enumerate(dict.fromkeys(found))}  # first appearance order
-    sub = np.fromiter(map(ids.__getitem__, found), dtype=np.int64, count=len(found))
+    # each occurrence's substring id, ids in order of first appearance (hashed in C)
+    sub, strings = pd.factorize(np.array(found, dtype=object))
     sizes = np.fromiter((a.shape[1] for a in arrays), dtype=np.int64, count=len(arrays))
     start, end = np.concatenate(arrays, axis=1)
     word = np.repeat(np.arange(len(marked)), sizes)
-    return list(ids), sub, word, start, end
+    return list(strings), sub.astype(np.int64), word, start, end
 
 
 def _branching(sub, word, end, marked, n_ids, ends, counts) -> np.ndarray:
