@@ -60,7 +60,7 @@ from ..corpus import WordCounts
 from ..records import SOW
 from .em_arrays import Best
 from .em_prune import DESIRED_MARGIN, piece_losses, schedule
-from .em_seed import Seed, build_seed
+from .em_seed import MAX_PIECE_LEN, SEED_SIZE, Seed, build_seed
 from .records import PieceRow, UnigramStart, UnigramStep, WordBest
 
 COMPACT_ROWS = 50  # vocab rows kept per step in compact traces (all rows on the last step)
@@ -119,10 +119,10 @@ class EmRun:
         self,
         wc: WordCounts,
         vocab_size: int,
-        seed_size: int = 1_000_000,
+        seed_size: int = SEED_SIZE,
         shrinking_factor: float = 0.75,
         em_iterations: int = 2,
-        max_piece_len: int = 16,
+        max_piece_len: int = MAX_PIECE_LEN,
         marker: str = "sow",
         snapshot: bool = False,
     ) -> None:

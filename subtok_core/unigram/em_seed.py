@@ -55,6 +55,7 @@ from ..records import SOW
 from .em_arrays import Lattices
 
 LINE_END, NEXT_WORD = -2, -1  # what follows a word's last character
+SEED_SIZE, MAX_PIECE_LEN = 1_000_000, 16  # SentencePiece's defaults
 _SAME_SCRIPT = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "KATAKANA-HIRAGANA": "CJK"}
 
 
@@ -130,10 +131,11 @@ def _occurrences(marked: list[str], words: tuple[str, ...], sow: bool, max_len: 
     return list(strings), sub.astype(np.int64), word, start, end
 
 
-def _branching(sub, word, end, marked, n_ids, ends, counts) -> np.ndarray:
-    """Whether each substring is followed by two different characters somewhere: inside a
-    word by the word's next character, at a word's end by the next word's ``▁`` or by the
-    end of a line (`ends`: how many of each word's `counts` occurrences end a line)."""
+def _followers(sub, word, end, marked, ends, counts) -> tuple[np.ndarray, np.ndarray]:
+    """Per occurrence, what follows it: inside a word the word's next character (its code),
+    at a word's end the next word's ``▁`` (NEXT_WORD) or the end of a line (LINE_END), the
+    latter if the word always ends a line (`ends`: how many of each word's `counts`
+    occurrences end a line); and whether it is followed by both (a word ending some lines)."""
     codes = np.frombuffer(
         "".join(marked).encode("utf-32-le", "surrogatepass"), dtype=np.uint32
     ).astype(np.int64)
@@ -141,18 +143,37 @@ def _branching(sub, word, end, marked, n_ids, ends, counts) -> np.ndarray:
     offset = np.cumsum(lengths) - lengths
     inside = end < lengths[word]
     ends, counts = ends[word], counts[word]
-    # at a word's end: the end of a line if the word always ends one, else the next ▁
     last = np.where(ends >= counts, LINE_END, NEXT_WORD)
     after = np.where(inside, codes[np.minimum(offset[word] + end, codes.size - 1)], last)
+    return after, ~inside & (ends > 0) & (ends < counts)
+
+
+def _branching(sub, after, both, n_ids) -> np.ndarray:
+    """Whether each substring is followed by two different characters somewhere."""
     some = np.zeros(n_ids, dtype=np.int64)
     some[sub] = after  # the follower of one occurrence (whichever write numpy keeps)
-    # a word that ends some lines but not all is followed by both ▁ and a line's end
-    differs = (after != some[sub]) | (~inside & (ends > 0) & (ends < counts))
+    differs = (after != some[sub]) | both
     return np.bincount(sub, weights=differs, minlength=n_ids) > 0
 
 
-def build_seed(wc: WordCounts, marker: str, seed_size: int, max_len: int) -> Seed:
-    """Characters by frequency, then the top `seed_size` substrings by frequency x length."""
+@dataclass(frozen=True)
+class _Substrings:
+    """Every valid substring of the marked words, and every occurrence of each."""
+
+    strings: list[str]  # by first appearance
+    sub: np.ndarray  # per occurrence: substring id, word, start, end, follower
+    word: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    after: np.ndarray
+    both: np.ndarray  # the occurrence is followed by both ▁ and a line's end
+    freq: np.ndarray  # per substring: occurrences in the running text, length, candidate
+    length: np.ndarray
+    branching: np.ndarray
+    lengths: list[int]  # of the marked words
+
+
+def _substrings(wc: WordCounts, marker: str, max_len: int) -> _Substrings:
     sow = marker == "sow"
     marked = [SOW + w for w in wc.words] if sow else list(wc.words)
     # every valid substring occurrence, and each substring's frequency in the running text
@@ -162,22 +183,113 @@ def build_seed(wc: WordCounts, marker: str, seed_size: int, max_len: int) -> See
     ends = np.asarray(wc.line_ends or (1,) * len(marked), dtype=np.int64)
     freq = np.bincount(sub, weights=counts[word].astype(float), minlength=len(strings))
     length = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
-    order = np.arange(len(strings))
-    # the characters by frequency, then the kept substrings by frequency x length
-    chars = order[length == 1][np.argsort(-freq[length == 1], kind="stable")]
-    branching = _branching(sub, word, end, marked, len(strings), ends, counts)
-    ok = (length > 1) & (freq >= 2) & branching
-    score = freq * length
+    after, both = _followers(sub, word, end, marked, ends, counts)
+    branching = _branching(sub, after, both, len(strings))
+    lengths = [len(m) for m in marked]
+    return _Substrings(strings, sub, word, start, end, after, both, freq, length, branching,
+                       lengths)  # fmt: skip
+
+
+def build_seed(wc: WordCounts, marker: str, seed_size: int, max_len: int) -> Seed:
+    """Characters by frequency, then the top `seed_size` substrings by frequency x length."""
+    s = _substrings(wc, marker, max_len)
+    order = np.arange(len(s.strings))
+    # the characters by frequency, then the candidates by frequency x length
+    chars = order[s.length == 1][np.argsort(-s.freq[s.length == 1], kind="stable")]
+    ok = (s.length > 1) & (s.freq >= 2) & s.branching
+    score = s.freq * s.length
     longer = order[ok][np.argsort(-score[ok], kind="stable")][:seed_size]
     chosen = np.concatenate((chars, longer))
     # every occurrence of a chosen piece is an edge of its word's lattice
-    position = np.full(len(strings), -1)
+    position = np.full(len(s.strings), -1)
     position[chosen] = np.arange(chosen.size)
-    edge = position[sub] >= 0
-    lattices = Lattices([len(m) for m in marked], word[edge], start[edge], end[edge],
-                        position[sub[edge]])  # fmt: skip
+    edge = position[s.sub] >= 0
+    lattices = Lattices(s.lengths, s.word[edge], s.start[edge], s.end[edge],
+                        position[s.sub[edge]])  # fmt: skip
     weight = score[chosen]
     return Seed(
-        [strings[i] for i in chosen], freq[chosen], np.log(weight) - np.log(weight.sum()),
-        chars.size, lattices, tuple(strings[i] for i in sorted(chars)), int(ok.sum()),
+        [s.strings[i] for i in chosen], s.freq[chosen], np.log(weight) - np.log(weight.sum()),
+        chars.size, lattices, tuple(s.strings[i] for i in sorted(chars)), int(ok.sum()),
     )  # fmt: skip
+
+
+# --- the seed step by step (the Unigram page) ------------------------------------------
+
+LINE_END_TEXT, NEXT_WORD_TEXT = "end of line", "▁ (next word)"
+
+
+@dataclass(frozen=True, slots=True)
+class SeedCandidate:
+    """One substring longer than a character: its frequency in the running text, score
+    (frequency x length), what follows it, whether it is a candidate and in the seed."""
+
+    piece: str
+    freq: int
+    score: int
+    followers: tuple[str, ...]
+    candidate: bool
+    kept: bool
+
+
+@dataclass(frozen=True)
+class SeedSteps:
+    """How the seed is made: the characters, the substrings, those seen at least twice, the
+    candidates (two different followers), those kept; and the best `rows` substrings."""
+
+    chars: int
+    substrings: int
+    seen_twice: int
+    candidates: int
+    kept: int
+    rows: tuple[SeedCandidate, ...]
+
+
+def seed_steps(wc: WordCounts, marker: str = "sow", seed_size: int = SEED_SIZE,
+               max_len: int = MAX_PIECE_LEN, rows: int = 100) -> SeedSteps:  # fmt: skip
+    """The seed of build_seed step by step, with the `rows` best substrings by score,
+    candidates or not (ties: first appearance, as the seed).
+
+    >>> from subtok_core.corpus import from_pairs
+    >>> steps = seed_steps(from_pairs([("hug", 10), ("pug", 5), ("hugs", 5)]), rows=3)
+    >>> steps.chars, steps.substrings, steps.seen_twice, steps.candidates, steps.kept
+    (6, 15, 15, 9, 9)
+    >>> rows = [(r.piece, r.score, r.followers, r.candidate) for r in steps.rows]
+    >>> rows  # doctest: +NORMALIZE_WHITESPACE
+    [('▁hug', 60, ('s', '▁ (next word)', 'end of line'), True),
+     ('▁hu', 45, ('g',), False),
+     ('hug', 45, ('s', '▁ (next word)', 'end of line'), True)]
+    """
+    s = _substrings(wc, marker, max_len)
+    longer = np.flatnonzero(s.length > 1)
+    score = s.freq * s.length
+    ok = (s.length > 1) & (s.freq >= 2) & s.branching
+    by_score = longer[np.argsort(-score[longer], kind="stable")]
+    kept = np.zeros(len(s.strings), dtype=bool)
+    cands = by_score[ok[by_score]]
+    kept[cands[:seed_size]] = True
+    shown = by_score[:rows]
+    return SeedSteps(
+        int((s.length == 1).sum()), longer.size, int((s.freq[longer] >= 2).sum()),
+        cands.size, int(kept.sum()),
+        tuple(
+            SeedCandidate(s.strings[i], int(s.freq[i]), int(score[i]), labels, bool(ok[i]),
+                          bool(kept[i]))
+            for i, labels in zip(shown, _follower_labels(s, shown))
+        ),
+    )  # fmt: skip
+
+
+def _follower_labels(s: _Substrings, ids: np.ndarray) -> list[tuple[str, ...]]:
+    """What follows each of the substrings `ids`: characters in order, then ▁, a line's end."""
+    mask = np.isin(s.sub, ids)
+    found: dict[int, set[int]] = {int(i): set() for i in ids}
+    for i, code, both in zip(s.sub[mask].tolist(), s.after[mask].tolist(), s.both[mask]):
+        found[i].update((NEXT_WORD, LINE_END) if both else (code,))
+
+    def label(code: int) -> str:
+        return {NEXT_WORD: NEXT_WORD_TEXT, LINE_END: LINE_END_TEXT}.get(code) or chr(code)
+
+    def order(code: int) -> tuple[bool, int]:  # characters by code, then ▁, then a line's end
+        return code < 0, abs(code)
+
+    return [tuple(label(c) for c in sorted(found[int(i)], key=order)) for i in ids]
