@@ -92,9 +92,8 @@ class Lattices:
         if order is None:
             key = position.astype(np.int16) if self.lengths.max(initial=0) < 2**15 else position
             order = np.argsort(key, kind="stable")  # radix sort: word order within a position
-        pos, node = position[order], nodes[order]
-        cuts = np.flatnonzero(np.diff(pos)) + 1
-        bounds = np.concatenate(([0], cuts, [pos.size]))
+        bounds = np.concatenate(([0], np.cumsum(np.bincount(position))))  # one slice a position
+        node = nodes[order]
         is_first = np.diff(node, prepend=-1) != 0  # a new node's group starts here
         firsts, group = np.flatnonzero(is_first), np.cumsum(is_first) - 1
         cut = np.searchsorted(firsts, bounds)
