@@ -67,6 +67,7 @@ COMPACT_ROWS = 50  # vocab rows kept per step in compact traces (all rows on the
 COMPACT_MORE = 20  # removal rows kept beyond the removed pieces in compact traces
 MARKERS = ("sow", "none")
 CHAR_FLOOR = 1e-10  # no character's probability falls below this: words stay segmentable
+DEAD_EDGES = 0.1  # the lattices drop removed pieces' edges once they are this share
 
 
 def _check(wc: WordCounts, vocab_size, seed_size, shrinking_factor, em_iterations, max_piece_len,
@@ -235,7 +236,11 @@ class EmRun:
         drop = cand[np.lexsort((-cand, logp))] if final else by_loss
         removed = drop[: count - size]
         self._alive[removed] = False
-        self._lat = self._lat.keep(self._alive)
+        # a removed piece's edges stay in the lattices with probability 0 (they change no
+        # sum and no best path) until they are a tenth of the edges: filtering the arrays
+        # costs more than sweeping over a few dead edges
+        if (~self._alive[self._lat.piece]).mean() >= DEAD_EDGES:
+            self._lat = self._lat.keep(self._alive)
         # renormalize the survivors' probabilities
         kept = np.where(self._alive, self._logp, -np.inf)
         self._set_logp(kept - np.logaddexp.reduce(kept[self._alive]))
