@@ -5,7 +5,9 @@ kept in word order (lattice, then start, then end). Nodes are numbered word afte
 ``node0[w] + position``. Forward, backward and Viterbi sweep the positions once: at
 position p every edge ending there (or, backward, starting there) is handled at once for
 all words, and the edges of one node are reduced together (``np.maximum.reduceat``,
-``np.add.reduceat``). Pruning a piece filters its edges; nothing is rebuilt from text.
+``np.add.reduceat``; a sum of exponentials is shifted by the node one character away
+when that is safe, Lattices.shift_by_neighbour, which spares a maximum per node).
+Pruning a piece filters its edges; nothing is rebuilt from text.
 The seed and its lattices are built in em_seed.py.
 
 >>> import math
@@ -145,8 +147,11 @@ class Lattices:
         lp = logp[piece]
         alpha = np.full(self.n_nodes, -np.inf)
         alpha[self.node0] = 0.0
+        neighbour = self.shift_by_neighbour(logp)
         for lv in self.fwd_levels:
-            alpha[lv.nodes] = _logsumexp(alpha[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi], lv)
+            shift = alpha[lv.nodes - 1] if neighbour else None  # one character back
+            vals = alpha[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
+            alpha[lv.nodes] = _logsumexp(vals, lv, shift)
         return alpha
 
     def backward(self, logp: np.ndarray) -> np.ndarray:
@@ -156,9 +161,32 @@ class Lattices:
         lp = logp[piece]
         beta = np.full(self.n_nodes, -np.inf)
         beta[self.node0 + self.lengths] = 0.0
+        neighbour = self.shift_by_neighbour(logp)
         for lv in levels:
-            beta[lv.nodes] = _logsumexp(beta[dst[lv.lo : lv.hi]] + lp[lv.lo : lv.hi], lv)
+            shift = beta[lv.nodes + 1] if neighbour else None  # one character on
+            vals = beta[dst[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
+            beta[lv.nodes] = _logsumexp(vals, lv, shift)
         return beta
+
+    @cached_property
+    def char_pieces(self) -> np.ndarray | None:
+        """The pieces of the one-character edges, if every position of every word has one
+        (a piece is an edge once per place, so as many as there are characters)."""
+        one = self.end - self.start == 1
+        return self.piece[one] if one.sum() == self.lengths.sum() else None
+
+    def shift_by_neighbour(self, logp: np.ndarray) -> bool:
+        """Whether forward (backward) may shift a node's sum by the value of the node one
+        character back (on) instead of the group's maximum. The character's own edge is
+        then a term of at least exp(log P(char)), and no term exceeds the shift by more
+        than the characters a piece skips could lose: (longest piece - 1) x -log P(least
+        probable character). Both must stay within EXP_RANGE. EmRun keeps every character
+        with P >= 1e-10 (23 nats), 16 characters at most: 345."""
+        if self.char_pieces is None or not self.char_pieces.size:
+            return False
+        worst = -float(logp[self.char_pieces].min())
+        longest = int((self.end - self.start).max())
+        return worst * max(longest - 1, 1) < EXP_RANGE
 
     def expected_counts(
         self, logp: np.ndarray, weights: np.ndarray, alpha: np.ndarray
@@ -220,14 +248,19 @@ class Lattices:
         )
 
 
-def _logsumexp(vals: np.ndarray, lv: Level) -> np.ndarray:
-    """log(sum(exp(vals))) of every group of a level, shifted by its maximum."""
-    top = np.maximum.reduceat(vals, lv.starts)
-    top[~np.isfinite(top)] = 0.0  # a node no path reaches: exp(-inf) = 0 below
-    vals = np.exp(vals - top[lv.group], out=vals)  # vals is the caller's temporary
-    sums = np.add.reduceat(vals, lv.starts)
+def _logsumexp(vals: np.ndarray, lv: Level, shift: np.ndarray | None = None) -> np.ndarray:
+    """log(sum(exp(vals))) of every group of a level. Each group is shifted before exp, so
+    that exp stays within floating point: by `shift` when given (Lattices.shift_by_neighbour
+    says when that is safe), else by its maximum (a max per group: the slower way)."""
+    if shift is None:
+        shift = np.maximum.reduceat(vals, lv.starts)
+        shift[~np.isfinite(shift)] = 0.0  # a node no path reaches: exp(-inf) = 0 below
+    sums = np.add.reduceat(np.exp(vals - shift[lv.group]), lv.starts)
     with np.errstate(divide="ignore"):
-        return top + np.log(sums)
+        return shift + np.log(sums)
+
+
+EXP_RANGE = 700.0  # exp(x) is a finite, non-zero double for |x| below about 708
 
 
 def lattices_of(
