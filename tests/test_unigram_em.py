@@ -166,6 +166,29 @@ def test_vectorized_viterbi_equals_lattice_viterbi_and_brute_force(logp, words):
     assert list(best.score[ends]) == pytest.approx([viterbi(w, logp)[1] for w in words])
 
 
+def test_forward_and_backward_shift_by_the_neighbour_only_when_it_is_safe():
+    def brute_total(word: str, logp: dict[str, float]) -> float:
+        probs = [math.exp(segmentation_logp(s, logp)) for s in all_segmentations(word, logp)]
+        return math.log(sum(probs))
+
+    pieces = ["a", "b", "ab", "ba", "aba", "abab"]
+    lat = lattices_of(["abab", "ba"], pieces)
+    # every character an edge, none too improbable: the neighbour shifts the sums
+    plain = dict(zip(pieces, np.log([0.3, 0.2, 0.2, 0.1, 0.1, 0.1]), strict=True))
+    # a character so improbable that skipping it by abab would overflow exp: the maximum
+    rare = {**plain, "b": -400.0}
+    for logp in (plain, rare):
+        lp = np.array([logp[p] for p in pieces])
+        alpha, beta = lat.forward(lp), lat.backward(lp)
+        for w, word in enumerate(["abab", "ba"]):
+            assert lat.totals(alpha)[w] == pytest.approx(brute_total(word, logp), rel=1e-12)
+            assert beta[lat.node0[w]] == pytest.approx(brute_total(word, logp), rel=1e-12)
+    assert lat.shift_by_neighbour(np.array([plain[p] for p in pieces]))
+    assert not lat.shift_by_neighbour(np.array([rare[p] for p in pieces]))  # 3 x 400 > 700
+    # a position without its character's edge (no b): the maximum
+    assert not lattices_of(["ab"], ["a", "ab"]).shift_by_neighbour(np.log([0.5, 0.5]))
+
+
 def test_ties_go_to_the_latest_starting_last_piece():
     logp = {"a": math.log(0.5), "b": math.log(0.5), "ab": math.log(0.25)}  # P(a)P(b) = P(ab)
     assert best_segmentations(["ab", "aab"], logp) == [("a", "b"), ("a", "a", "b")]
