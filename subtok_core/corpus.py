@@ -34,8 +34,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”»)\]]*\s+")
 @dataclass(frozen=True, slots=True)
 class WordCounts:
     """Distinct words in first-appearance order with their counts; ``line_ends``, when the
-    corpus came as lines (:func:`count_lines`), how many times each word ends a line (empty:
-    not known, as for a word table). Unigram's seed reads them (unigram/em_seed.py)."""
+    corpus came as text (:func:`count_lines`, :func:`from_text`, the samples), how many
+    times each word ends a line (empty: a word table has no lines). Unigram's EM seed reads
+    them (unigram/em_seed.py)."""
 
     words: tuple[str, ...]
     counts: tuple[int, ...]
@@ -134,10 +135,11 @@ def count_lines(lines: list[str], split_punct: bool = False, name: str = "") -> 
 
 
 def from_text(text: str, split_punct: bool = False, name: str = "") -> WordCounts:
-    """Running text -> WordCounts (whitespace split, optionally punctuation split)."""
+    """Running text -> WordCounts (whitespace split, optionally punctuation split), with
+    how many times each word ends a line."""
     if not text.strip():
         raise ValueError("The text is empty: type or upload some words first.")
-    return count_words(split_words(text, split_punct), name)
+    return count_lines(text.splitlines(), split_punct, name)
 
 
 def from_pairs(pairs, name: str = "") -> WordCounts:

@@ -9,10 +9,10 @@ the same candidates from the word counts:
 
 - a substring inside a word is followed by the word's next character;
 - at a word's end it is followed by the next word's ``▁``, or by the end of a line:
-  ``WordCounts.line_ends`` says how many times each word ends a line (count_lines). A
-  word table has no lines; each distinct word is read as a line of its own, the word
-  repeated count times (as corpus.load_lines writes a toy table out), so a word seen twice
-  is followed by both ``▁`` and a line's end.
+  ``WordCounts.line_ends`` says how many times each word ends a line (corpus.count_lines;
+  from_text and the samples keep them). A word table has no lines; each distinct word is
+  read as a line of its own, the word repeated count times (as corpus.load_lines writes a
+  toy table out), so a word seen twice is followed by both ``▁`` and a line's end.
 
 Each candidate's score is its frequency x its length, the frequency counting every
 occurrence in the running text (a word's count times its occurrences in the word). The
