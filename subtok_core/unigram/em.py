@@ -284,8 +284,12 @@ class EmRun:
     def _rows(self, last: bool) -> tuple[PieceRow, ...]:
         """Vocab rows, most probable first (compact traces: the top rows but on the last step)."""
         idx = np.flatnonzero(self._alive)
+        compact = not (self.snapshot or last)
+        if compact and idx.size > COMPACT_ROWS:  # sort only those at least as probable as
+            cut = np.partition(-self._logp[idx], COMPACT_ROWS - 1)[COMPACT_ROWS - 1]  # the 50th
+            idx = idx[-self._logp[idx] <= cut]
         idx = idx[np.lexsort((idx, -self._logp[idx]))]
-        if not (self.snapshot or last):
+        if compact:
             idx = idx[:COMPACT_ROWS]
         probs = np.exp(self._logp[idx])
         return tuple(

@@ -255,7 +255,7 @@ def _logsumexp(vals: np.ndarray, lv: Level, shift: np.ndarray | None = None) -> 
     if shift is None:
         shift = np.maximum.reduceat(vals, lv.starts)
         shift[~np.isfinite(shift)] = 0.0  # a node no path reaches: exp(-inf) = 0 below
-    sums = np.add.reduceat(np.exp(vals - shift[lv.group]), lv.starts)
+    sums = np.bincount(lv.group, weights=np.exp(vals - shift[lv.group]), minlength=shift.size)
     with np.errstate(divide="ignore"):
         return shift + np.log(sums)
 
