@@ -212,8 +212,11 @@ class Lattices:
             vals = score[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
             top = np.maximum.reduceat(vals, lv.starts)
             near = vals >= top[lv.group] - TIE_TOLERANCE
-            # edges of a node come by start, so the last near-best edge starts latest
-            pick = np.maximum.reduceat(np.where(near, np.arange(vals.size), -1), lv.starts)
+            # edges of a node come by start, so the last near-best edge starts latest: the
+            # near-best edges in order, each the last of its node's when the next one's
+            # node differs (every node has one: its best)
+            at = np.flatnonzero(near)
+            pick = at[np.append(np.diff(lv.group[at]) != 0, True)]
             score[lv.nodes], back[lv.nodes] = vals[pick], order[lv.lo + pick]
             if paths is not None:
                 tied = np.where(near, paths[src[lv.lo : lv.hi]], 0.0)
