@@ -195,8 +195,11 @@ class Lattices:
         beta = self.backward(logp)
         total = self.totals(alpha)
         total = np.where(np.isfinite(total), total, np.inf)  # a word without a path: 0
-        post = np.exp(alpha[self.src] + logp[self.piece] + beta[self.dst] - total[self.lat])
-        return np.bincount(self.piece, weights=post * weights[self.lat], minlength=logp.size)
+        # posterior x word count = exp(alpha + log P(piece) + beta - total + log count)
+        with np.errstate(divide="ignore"):
+            per_word = np.log(weights) - total
+        weighted = np.exp(alpha[self.src] + logp[self.piece] + beta[self.dst] + per_word[self.lat])
+        return np.bincount(self.piece, weights=weighted, minlength=logp.size)
 
     def viterbi(self, logp: np.ndarray, count_paths: bool = False) -> Best:
         """Best path into every node; ties go to the edge that starts latest."""
