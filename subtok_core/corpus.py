@@ -33,11 +33,15 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”»)\]]*\s+")
 
 @dataclass(frozen=True, slots=True)
 class WordCounts:
-    """Distinct words in first-appearance order with their counts."""
+    """Distinct words in first-appearance order with their counts; ``line_ends``, when the
+    corpus came as text (:func:`count_lines`, :func:`from_text`, the samples), how many
+    times each word ends a line (empty: a word table has no lines). Unigram's EM seed reads
+    them (unigram/em_seed.py)."""
 
     words: tuple[str, ...]
     counts: tuple[int, ...]
     name: str = ""
+    line_ends: tuple[int, ...] = ()
 
     def __len__(self) -> int:
         return len(self.words)
@@ -117,11 +121,25 @@ def count_words(words: list[str] | tuple[str, ...], name: str = "") -> WordCount
     return WordCounts(tuple(counts), tuple(counts.values()), name)
 
 
+def count_lines(lines: list[str], split_punct: bool = False, name: str = "") -> WordCounts:
+    """Count the words of `lines`, and how many times each ends a line.
+
+    >>> wc = count_lines(["the cat saw the dog", "the dog"])
+    >>> wc.items(), wc.line_ends
+    ([('the', 3), ('cat', 1), ('saw', 1), ('dog', 2)], (0, 0, 0, 2))
+    """
+    per_line = [split_words(line, split_punct) for line in lines]
+    wc = count_words([w for words in per_line for w in words], name)
+    last = Counter(words[-1] for words in per_line if words)
+    return WordCounts(wc.words, wc.counts, name, tuple(last.get(w, 0) for w in wc.words))
+
+
 def from_text(text: str, split_punct: bool = False, name: str = "") -> WordCounts:
-    """Running text -> WordCounts (whitespace split, optionally punctuation split)."""
+    """Running text -> WordCounts (whitespace split, optionally punctuation split), with
+    how many times each word ends a line."""
     if not text.strip():
         raise ValueError("The text is empty: type or upload some words first.")
-    return count_words(split_words(text, split_punct), name)
+    return count_lines(text.splitlines(), split_punct, name)
 
 
 def from_pairs(pairs, name: str = "") -> WordCounts:
@@ -510,13 +528,7 @@ def load(name: str, split_punct: bool = False, *, allow_paths: bool = False) -> 
             return from_pairs(entry["counts"], name)
         return from_text(entry["text"], split_punct, name)
     if name.startswith("sample:"):
-        return count_words(_words_of_lines(load_lines(name), split_punct), name)
+        return count_lines(load_lines(name), split_punct, name)
     if is_exercise(name):
         return from_text(exercise(name)[1], split_punct, name)
     return from_text(_read_path(name, allow_paths), split_punct, name)
-
-
-def _words_of_lines(lines: list[str], split_punct: bool) -> list[str]:
-    if not split_punct:
-        return " ".join(lines).split()
-    return [w for line in lines for w in split_words(line, True)]

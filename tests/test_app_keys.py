@@ -47,6 +47,10 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "_bytebpe_replay.py": "bytebpe",
     "wordpiece.py": "wordpiece",
     "unigram.py": "unigram",
+    "_unigram_controls.py": "unigram",
+    "_unigram_views.py": "unigram",
+    "_unigram_lattice.py": "unigram",
+    "_unigram_seed.py": "unigram",
     "compare.py": "compare",
     "_compare_views.py": "compare",
     "_compare_paper.py": "compare",
@@ -84,6 +88,8 @@ MADE_BY_HELPER = {
     "_bytebpe_replay.py",
     "wordpiece.py",
     "unigram.py",
+    "_unigram_controls.py",
+    "_unigram_lattice.py",
     "compare.py",
 }
 ANY = "{}"  # a part of a key computed when the page runs

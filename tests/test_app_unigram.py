@@ -94,3 +94,27 @@ def test_the_rounding_caption_credits_001_only_on_its_own_corpus():
     at = open_page("lessons/unigram.py", corpus="toy:hug-pug", base="10", step="1")
     said = [c.value for c in at.caption if "4 digits" in c.value]
     assert said and all(c.startswith("Rounded to 4 digits") for c in said), said
+
+
+def test_the_em_seed_is_shown_step_by_step():
+    # run-bug as EM reads it, each word a line of its own (▁run▁run▁run, ▁bug x 5, ...): by
+    # hand, 8 characters (▁ r u n b g f s), 22 substrings of 2 to 4 characters, 10 followed
+    # by two different characters (the whole words, run bug fun sun, un, ug: the next ▁ and
+    # the line's end); sentencepiece 0.2 seeds 18 pieces on these lines too
+    at = unigram_page(corpus="toy:run-bug", variant="em")
+    said = " ".join(m.value for m in at.markdown)
+    assert "How the seed is made" in [h.value for h in at.subheader]
+    for part in ("**8** characters", "**22** different", "**10** candidates", "**18** pieces"):
+        assert part in said
+    table = frame_with(at, "followed by")
+    # scores: un (3 + 13 + 10) x 2 = 52, ▁fun 13 x 4 = 52 (un seen first), ▁sun 40, ▁fu 39
+    assert list(table["substring"][:4]) == ["un", "▁fun", "▁sun", "▁fu"]
+    assert list(table["score"][:4]) == [52, 52, 40, 39]
+    fu = table.set_index("substring").loc["▁fu"]
+    assert (fu["followed by"], fu["candidate"], fu["in the seed"]) == (
+        "n",
+        "no: one follower",
+        "no",
+    )
+    un = table.set_index("substring").loc["un"]
+    assert un["followed by"] == "▁ (next word), end of line" and un["in the seed"] == "yes"

@@ -15,6 +15,7 @@ from subtok_core import corpus
 from subtok_core.corpus import (
     MAX_BYTES,
     WordCounts,
+    count_lines,
     count_words,
     decode_upload,
     from_pairs,
@@ -77,6 +78,16 @@ def test_count_words_matches_counter():
     wc = count_words(words)
     assert dict(wc.items()) == Counter(words)
     assert wc.words == ("b", "a", "c", "d")
+
+
+def test_count_lines_counts_the_words_and_the_line_ends():
+    wc = count_lines(["a b a", "", "b c", "c"])
+    assert wc.items() == [("a", 2), ("b", 2), ("c", 2)]
+    assert wc.line_ends == (1, 0, 2)  # a ends line 1, c lines 3 and 4; a blank line ends none
+    sample = load("sample:enwiki")
+    lines = load_lines("sample:enwiki")
+    assert sample.items() == count_words(" ".join(lines).split()).items()
+    assert sum(sample.line_ends) == sum(1 for line in lines if line.split())
 
 
 # --- word/frequency tables ------------------------------------------------------------

@@ -19,11 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from subtok_core.corpus import WordCounts, count_words, from_pairs, load_lines
+from subtok_core.corpus import WordCounts, count_lines, count_words, from_pairs, load_lines
 from subtok_core.lattice import TIE_TOLERANCE, all_segmentations, segmentation_logp, viterbi
 from subtok_core.records import SOW
 from subtok_core.unigram.em import CHAR_FLOOR, COMPACT_ROWS, EmRun, _m_step
 from subtok_core.unigram.em_arrays import best_segmentations, lattices_of
+from subtok_core.unigram.em_seed import build_seed
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MICRO = from_pairs([("hug", 10), ("pug", 5), ("hugs", 5), ("pun", 12)])
@@ -165,6 +166,29 @@ def test_vectorized_viterbi_equals_lattice_viterbi_and_brute_force(logp, words):
     assert list(best.score[ends]) == pytest.approx([viterbi(w, logp)[1] for w in words])
 
 
+def test_forward_and_backward_shift_by_the_neighbour_only_when_it_is_safe():
+    def brute_total(word: str, logp: dict[str, float]) -> float:
+        probs = [math.exp(segmentation_logp(s, logp)) for s in all_segmentations(word, logp)]
+        return math.log(sum(probs))
+
+    pieces = ["a", "b", "ab", "ba", "aba", "abab"]
+    lat = lattices_of(["abab", "ba"], pieces)
+    # every character an edge, none too improbable: the neighbour shifts the sums
+    plain = dict(zip(pieces, np.log([0.3, 0.2, 0.2, 0.1, 0.1, 0.1]), strict=True))
+    # a character so improbable that skipping it by abab would overflow exp: the maximum
+    rare = {**plain, "b": -400.0}
+    for logp in (plain, rare):
+        lp = np.array([logp[p] for p in pieces])
+        alpha, beta = lat.forward(lp), lat.backward(lp)
+        for w, word in enumerate(["abab", "ba"]):
+            assert lat.totals(alpha)[w] == pytest.approx(brute_total(word, logp), rel=1e-12)
+            assert beta[lat.node0[w]] == pytest.approx(brute_total(word, logp), rel=1e-12)
+    assert lat.shift_by_neighbour(np.array([plain[p] for p in pieces]))
+    assert not lat.shift_by_neighbour(np.array([rare[p] for p in pieces]))  # 3 x 400 > 700
+    # a position without its character's edge (no b): the maximum
+    assert not lattices_of(["ab"], ["a", "ab"]).shift_by_neighbour(np.log([0.5, 0.5]))
+
+
 def test_ties_go_to_the_latest_starting_last_piece():
     logp = {"a": math.log(0.5), "b": math.log(0.5), "ab": math.log(0.25)}  # P(a)P(b) = P(ab)
     assert best_segmentations(["ab", "aab"], logp) == [("a", "b"), ("a", "a", "b")]
@@ -236,6 +260,29 @@ def test_segmentations_follow_the_corpus():
         assert best.logprob == pytest.approx(segmentation_logp(best.pieces, logp_of(last.vocab)))
 
 
+def test_the_seed_keeps_substrings_with_two_followers_scored_by_frequency_x_length():
+    # "▁ab▁ab" ends a line, "▁x▁x" too: ▁ab is followed by ▁ and by a line's end (twice,
+    # so a candidate), ▁a always by b, ab like ▁ab, ▁x like ▁ab; by hand, the characters
+    # scored by frequency (▁ 4, a b x 2), the candidates by frequency x length: ▁ab 2 x 3,
+    # ab 2 x 2, ▁x 2 x 2, over their total 24 (sentencepiece 0.2 also seeds 7 pieces)
+    seed = build_seed(count_lines(["ab ab", "x x"]), "sow", 100, 16)
+    assert seed.pieces == ["▁", "a", "b", "x", "▁ab", "ab", "▁x"]
+    assert list(seed.freq) == [4, 2, 2, 2, 2, 2, 2]
+    assert np.exp(seed.logp) == pytest.approx(np.array([4, 2, 2, 2, 6, 4, 4]) / 24)
+    assert seed.candidates == 3
+
+
+def test_the_line_ends_decide_whether_a_whole_word_is_a_seed():
+    # "▁ab▁ab▁x" then "▁x": ▁ab is always followed by ▁, ▁x always ends a line: no candidate
+    # (sentencepiece 0.2 seeds only the 4 characters and ▁x, the end of its text)
+    assert build_seed(count_lines(["ab ab x", "x"]), "sow", 100, 16).pieces == ["▁", "a", "b", "x"]
+    # a word table is read as one line per word (ab ab / x x): both are candidates again
+    table = build_seed(from_pairs([("ab", 2), ("x", 2)]), "sow", 100, 16)
+    assert table.pieces == ["▁", "a", "b", "x", "▁ab", "ab", "▁x"]
+    # the seed_size best candidates are kept, after every character
+    assert build_seed(from_pairs([("ab", 2), ("x", 2)]), "sow", 1, 16).pieces[-1] == "▁ab"
+
+
 def test_pieces_never_mix_scripts_and_sow_only_starts_them():
     wc = from_pairs([("ab12", 3), ("ab", 2), ("12", 2), ("(ab)", 4), ("жж", 2), ("abжж", 2)])
     pieces = [row.piece for row in EmRun(wc, vocab_size=12).start.vocab]
@@ -293,7 +340,7 @@ def test_empty_corpus_is_refused():
 def test_vocabulary_overlaps_sentencepiece():
     spm = pytest.importorskip("sentencepiece")
     lines = load_lines("sample:enwiki")
-    wc = count_words(" ".join(lines).split())
+    wc = count_lines(lines)  # the seed reads which words end lines, as sentencepiece's does
     last = list(EmRun(wc, vocab_size=2000).steps())[-1]
     model = io.BytesIO()
     spm.SentencePieceTrainer.train(

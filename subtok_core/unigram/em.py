@@ -2,7 +2,8 @@
 pruning by the likelihood each piece would cost.
 
 Every word gets ``▁`` in front (marker "sow"; "none" keeps the bare words). The seed is
-every character and the most frequent substrings (em_seed.build_seed); its initial
+every character and the most frequent substrings (em_seed.build_seed, as SentencePiece's
+suffix array finds them); its initial
 probabilities are the seed scores (frequency x length) over their total. Each round runs
 ``em_iterations`` pairs of
 
@@ -34,12 +35,12 @@ Viterbi segmentation uses).
 >>> wc = from_pairs([("hug", 10), ("pug", 5), ("hugs", 5), ("pun", 12), ("bun", 4)])
 >>> run = EmRun(wc, vocab_size=12)
 >>> len(run.start.vocab), run.expected_steps
-(17, 12)
+(24, 17)
 >>> steps = list(run.steps())
 >>> [(s.kind, round(s.loss, 1)) for s in steps[:5]]
-[('e', 91.6), ('m', 57.6), ('e', 57.6), ('m', 54.6), ('prune', 54.6)]
->>> steps[4].removed, steps[9].removed
-(('ug', 'pu', 'hug', '▁pu'), ('▁bun',))
+[('e', 100.0), ('m', 59.0), ('e', 59.0), ('m', 54.7), ('prune', 54.7)]
+>>> steps[4].removed, steps[14].removed
+(('gs', 'ugs', 'un', 'ug', 'pu', 'bun'), ('▁bun',))
 >>> [row.piece for row in steps[-1].vocab][:4]
 ['▁pun', '▁hug', '▁pug', '▁hugs']
 
@@ -59,13 +60,14 @@ from ..corpus import WordCounts
 from ..records import SOW
 from .em_arrays import Best
 from .em_prune import DESIRED_MARGIN, piece_losses, schedule
-from .em_seed import Seed, build_seed
+from .em_seed import MAX_PIECE_LEN, SEED_SIZE, Seed, build_seed
 from .records import PieceRow, UnigramStart, UnigramStep, WordBest
 
 COMPACT_ROWS = 50  # vocab rows kept per step in compact traces (all rows on the last step)
 COMPACT_MORE = 20  # removal rows kept beyond the removed pieces in compact traces
 MARKERS = ("sow", "none")
 CHAR_FLOOR = 1e-10  # no character's probability falls below this: words stay segmentable
+DEAD_EDGES = 0.1  # the lattices drop removed pieces' edges once they are this share
 
 
 def _check(wc: WordCounts, vocab_size, seed_size, shrinking_factor, em_iterations, max_piece_len,
@@ -118,10 +120,10 @@ class EmRun:
         self,
         wc: WordCounts,
         vocab_size: int,
-        seed_size: int = 1_000_000,
+        seed_size: int = SEED_SIZE,
         shrinking_factor: float = 0.75,
         em_iterations: int = 2,
-        max_piece_len: int = 16,
+        max_piece_len: int = MAX_PIECE_LEN,
         marker: str = "sow",
         snapshot: bool = False,
     ) -> None:
@@ -153,9 +155,9 @@ class EmRun:
         )
         text = (
             f"Seed: the {seed.n_chars} characters and the {len(rows) - seed.n_chars:,} most "
-            f"frequent substrings by frequency x length (up to {max_piece_len} characters, seen "
-            "at least twice and not always followed by the same character, or whole words), "
-            f"{len(rows):,} pieces."
+            f"frequent substrings by frequency x length (up to {max_piece_len} characters, "
+            "followed by at least two different characters: at a word's end the next word's ▁ "
+            f"and the end of a line count as characters), {len(rows):,} pieces."
         )
         return UnigramStart(self.wc.words, self.wc.counts, seed.alphabet, rows, text)
 
@@ -234,7 +236,11 @@ class EmRun:
         drop = cand[np.lexsort((-cand, logp))] if final else by_loss
         removed = drop[: count - size]
         self._alive[removed] = False
-        self._lat = self._lat.keep(self._alive)
+        # a removed piece's edges stay in the lattices with probability 0 (they change no
+        # sum and no best path) until they are a tenth of the edges: filtering the arrays
+        # costs more than sweeping over a few dead edges
+        if (~self._alive[self._lat.piece]).mean() >= DEAD_EDGES:
+            self._lat = self._lat.keep(self._alive)
         # renormalize the survivors' probabilities
         kept = np.where(self._alive, self._logp, -np.inf)
         self._set_logp(kept - np.logaddexp.reduce(kept[self._alive]))
@@ -278,8 +284,12 @@ class EmRun:
     def _rows(self, last: bool) -> tuple[PieceRow, ...]:
         """Vocab rows, most probable first (compact traces: the top rows but on the last step)."""
         idx = np.flatnonzero(self._alive)
+        compact = not (self.snapshot or last)
+        if compact and idx.size > COMPACT_ROWS:  # sort only those at least as probable as
+            cut = np.partition(-self._logp[idx], COMPACT_ROWS - 1)[COMPACT_ROWS - 1]  # the 50th
+            idx = idx[-self._logp[idx] <= cut]
         idx = idx[np.lexsort((idx, -self._logp[idx]))]
-        if not (self.snapshot or last):
+        if compact:
             idx = idx[:COMPACT_ROWS]
         probs = np.exp(self._logp[idx])
         return tuple(

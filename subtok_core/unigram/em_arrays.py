@@ -5,7 +5,9 @@ kept in word order (lattice, then start, then end). Nodes are numbered word afte
 ``node0[w] + position``. Forward, backward and Viterbi sweep the positions once: at
 position p every edge ending there (or, backward, starting there) is handled at once for
 all words, and the edges of one node are reduced together (``np.maximum.reduceat``,
-``np.add.reduceat``). Pruning a piece filters its edges; nothing is rebuilt from text.
+``np.add.reduceat``; a sum of exponentials is shifted by the node one character away
+when that is safe, Lattices.shift_by_neighbour, which spares a maximum per node).
+Pruning a piece filters its edges; nothing is rebuilt from text.
 The seed and its lattices are built in em_seed.py.
 
 >>> import math
@@ -64,8 +66,15 @@ class Lattices:
     """Many lattices as flat edge arrays (word order); see the module docstring."""
 
     def __init__(
-        self, lengths: ArrayLike, lat: ArrayLike, start: ArrayLike, end: ArrayLike, piece: ArrayLike
+        self,
+        lengths: ArrayLike,
+        lat: ArrayLike,
+        start: ArrayLike,
+        end: ArrayLike,
+        piece: ArrayLike,
+        orders: tuple[np.ndarray, np.ndarray | None] | None = None,
     ) -> None:
+        """`orders`: the forward and backward sweep orders when already known (keep)."""
         self.lengths = np.asarray(lengths, dtype=np.int64)
         self.lat = np.asarray(lat, dtype=np.int64)
         self.start = np.asarray(start, dtype=np.int64)
@@ -75,15 +84,18 @@ class Lattices:
         self.n_nodes = int((self.lengths + 1).sum())
         self.src = self.node0[self.lat] + self.start
         self.dst = self.node0[self.lat] + self.end
-        self.fwd, self.fwd_levels = self._sweep(self.end, self.dst)
+        self._bwd_order = orders[1] if orders else None
+        self.fwd, self.fwd_levels = self._sweep(self.end, self.dst, orders and orders[0])
 
-    def _sweep(self, position: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, list[Level]]:
+    def _sweep(
+        self, position: np.ndarray, nodes: np.ndarray, order: np.ndarray | None = None
+    ) -> tuple[np.ndarray, list[Level]]:
         """The order that groups edges by `position` (stable), and one Level per position."""
-        key = position.astype(np.int16) if self.lengths.max(initial=0) < 2**15 else position
-        order = np.argsort(key, kind="stable")  # radix sort: word order within a position
-        pos, node = position[order], nodes[order]
-        cuts = np.flatnonzero(np.diff(pos)) + 1
-        bounds = np.concatenate(([0], cuts, [pos.size]))
+        if order is None:
+            key = position.astype(np.int16) if self.lengths.max(initial=0) < 2**15 else position
+            order = np.argsort(key, kind="stable")  # radix sort: word order within a position
+        bounds = np.concatenate(([0], np.cumsum(np.bincount(position))))  # one slice a position
+        node = nodes[order]
         is_first = np.diff(node, prepend=-1) != 0  # a new node's group starts here
         firsts, group = np.flatnonzero(is_first), np.cumsum(is_first) - 1
         cut = np.searchsorted(firsts, bounds)
@@ -97,13 +109,33 @@ class Lattices:
     @cached_property
     def bwd(self) -> tuple[np.ndarray, list[Level]]:
         """Edges by start position, last position first (the backward sweep)."""
-        order, levels = self._sweep(self.lengths.max(initial=0) - self.start, self.src)
+        position = self.lengths.max(initial=0) - self.start
+        order, levels = self._sweep(position, self.src, self._bwd_order)
         return order, levels
 
+    @cached_property
+    def fwd_edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """Source node and piece of every edge, in the forward sweep's order."""
+        return self.src[self.fwd], self.piece[self.fwd]
+
+    @cached_property
+    def bwd_edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """Destination node and piece of every edge, in the backward sweep's order."""
+        order = self.bwd[0]
+        return self.dst[order], self.piece[order]
+
     def keep(self, alive: np.ndarray) -> Lattices:
-        """The same lattices without the edges of pieces that are not `alive`."""
+        """The same lattices without the edges of pieces that are not `alive`. Dropping
+        edges keeps the others in order, so the sweep orders are filtered, not re-sorted."""
         m = alive[self.piece]
-        return Lattices(self.lengths, self.lat[m], self.start[m], self.end[m], self.piece[m])
+        new_index = np.cumsum(m) - 1
+
+        def kept(order: np.ndarray) -> np.ndarray:
+            return new_index[order[m[order]]]
+
+        bwd = kept(self.bwd[0]) if "bwd" in self.__dict__ else None
+        return Lattices(self.lengths, self.lat[m], self.start[m], self.end[m], self.piece[m],
+                        (kept(self.fwd), bwd))  # fmt: skip
 
     def totals(self, alpha: np.ndarray) -> np.ndarray:
         """log of the summed probability of every segmentation, per lattice."""
@@ -111,23 +143,50 @@ class Lattices:
 
     def forward(self, logp: np.ndarray) -> np.ndarray:
         """alpha[node] = log of the summed probability of every path from the start."""
-        order = self.fwd
-        src, lp = self.src[order], logp[self.piece[order]]
+        src, piece = self.fwd_edges
+        lp = logp[piece]
         alpha = np.full(self.n_nodes, -np.inf)
         alpha[self.node0] = 0.0
+        neighbour = self.shift_by_neighbour(logp)
         for lv in self.fwd_levels:
-            alpha[lv.nodes] = _logsumexp(alpha[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi], lv)
+            shift = alpha[lv.nodes - 1] if neighbour else None  # one character back
+            vals = alpha[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
+            alpha[lv.nodes] = _logsumexp(vals, lv, shift)
         return alpha
 
     def backward(self, logp: np.ndarray) -> np.ndarray:
         """beta[node] = log of the summed probability of every path to the end."""
-        order, levels = self.bwd
-        dst, lp = self.dst[order], logp[self.piece[order]]
+        levels = self.bwd[1]
+        dst, piece = self.bwd_edges
+        lp = logp[piece]
         beta = np.full(self.n_nodes, -np.inf)
         beta[self.node0 + self.lengths] = 0.0
+        neighbour = self.shift_by_neighbour(logp)
         for lv in levels:
-            beta[lv.nodes] = _logsumexp(beta[dst[lv.lo : lv.hi]] + lp[lv.lo : lv.hi], lv)
+            shift = beta[lv.nodes + 1] if neighbour else None  # one character on
+            vals = beta[dst[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
+            beta[lv.nodes] = _logsumexp(vals, lv, shift)
         return beta
+
+    @cached_property
+    def char_pieces(self) -> np.ndarray | None:
+        """The pieces of the one-character edges, if every position of every word has one
+        (a piece is an edge once per place, so as many as there are characters)."""
+        one = self.end - self.start == 1
+        return self.piece[one] if one.sum() == self.lengths.sum() else None
+
+    def shift_by_neighbour(self, logp: np.ndarray) -> bool:
+        """Whether forward (backward) may shift a node's sum by the value of the node one
+        character back (on) instead of the group's maximum. The character's own edge is
+        then a term of at least exp(log P(char)), and no term exceeds the shift by more
+        than the characters a piece skips could lose: (longest piece - 1) x -log P(least
+        probable character). Both must stay within EXP_RANGE. EmRun keeps every character
+        with P >= 1e-10 (23 nats), 16 characters at most: 345."""
+        if self.char_pieces is None or not self.char_pieces.size:
+            return False
+        worst = -float(logp[self.char_pieces].min())
+        longest = int((self.end - self.start).max())
+        return worst * max(longest - 1, 1) < EXP_RANGE
 
     def expected_counts(
         self, logp: np.ndarray, weights: np.ndarray, alpha: np.ndarray
@@ -135,15 +194,17 @@ class Lattices:
         """Every piece's expected count: edge posteriors times the weight of their lattice."""
         beta = self.backward(logp)
         total = self.totals(alpha)
-        with np.errstate(invalid="ignore"):
-            post = np.exp(alpha[self.src] + logp[self.piece] + beta[self.dst] - total[self.lat])
-        post = np.nan_to_num(post, nan=0.0)
-        return np.bincount(self.piece, weights=post * weights[self.lat], minlength=logp.size)
+        total = np.where(np.isfinite(total), total, np.inf)  # a word without a path: 0
+        # posterior x word count = exp(alpha + log P(piece) + beta - total + log count)
+        with np.errstate(divide="ignore"):
+            per_word = np.log(weights) - total
+        weighted = np.exp(alpha[self.src] + logp[self.piece] + beta[self.dst] + per_word[self.lat])
+        return np.bincount(self.piece, weights=weighted, minlength=logp.size)
 
     def viterbi(self, logp: np.ndarray, count_paths: bool = False) -> Best:
         """Best path into every node; ties go to the edge that starts latest."""
-        order = self.fwd
-        src, lp = self.src[order], logp[self.piece[order]]
+        order, (src, piece) = self.fwd, self.fwd_edges
+        lp = logp[piece]
         score = np.full(self.n_nodes, -np.inf)
         score[self.node0] = 0.0
         back = np.full(self.n_nodes, -1, dtype=np.int64)
@@ -154,8 +215,11 @@ class Lattices:
             vals = score[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
             top = np.maximum.reduceat(vals, lv.starts)
             near = vals >= top[lv.group] - TIE_TOLERANCE
-            # edges of a node come by start, so the last near-best edge starts latest
-            pick = np.maximum.reduceat(np.where(near, np.arange(vals.size), -1), lv.starts)
+            # edges of a node come by start, so the last near-best edge starts latest: the
+            # near-best edges in order, each the last of its node's when the next one's
+            # node differs (every node has one: its best)
+            at = np.flatnonzero(near)
+            pick = at[np.append(np.diff(lv.group[at]) != 0, True)]
             score[lv.nodes], back[lv.nodes] = vals[pick], order[lv.lo + pick]
             if paths is not None:
                 tied = np.where(near, paths[src[lv.lo : lv.hi]], 0.0)
@@ -190,13 +254,19 @@ class Lattices:
         )
 
 
-def _logsumexp(vals: np.ndarray, lv: Level) -> np.ndarray:
-    """log(sum(exp(vals))) of every group of a level, shifted by its maximum."""
-    top = np.maximum.reduceat(vals, lv.starts)
-    top = np.where(np.isfinite(top), top, 0.0)
-    sums = np.add.reduceat(np.exp(vals - top[lv.group]), lv.starts)
+def _logsumexp(vals: np.ndarray, lv: Level, shift: np.ndarray | None = None) -> np.ndarray:
+    """log(sum(exp(vals))) of every group of a level. Each group is shifted before exp, so
+    that exp stays within floating point: by `shift` when given (Lattices.shift_by_neighbour
+    says when that is safe), else by its maximum (a max per group: the slower way)."""
+    if shift is None:
+        shift = np.maximum.reduceat(vals, lv.starts)
+        shift[~np.isfinite(shift)] = 0.0  # a node no path reaches: exp(-inf) = 0 below
+    sums = np.bincount(lv.group, weights=np.exp(vals - shift[lv.group]), minlength=shift.size)
     with np.errstate(divide="ignore"):
-        return top + np.log(sums)
+        return shift + np.log(sums)
+
+
+EXP_RANGE = 700.0  # exp(x) is a finite, non-zero double for |x| below about 708
 
 
 def lattices_of(
