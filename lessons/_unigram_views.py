@@ -129,7 +129,7 @@ def rounding_note(trace, record, corpus: str) -> None:
         st.caption(notes.rounding_caption(corpus, slides, record.loss))
 
 
-def vocab_panel(trace, step, variant: str, corpus: str) -> None:
+def vocab_panel(trace, step, variant: str) -> None:
     record = step or trace.start
     removed = set(step.removed) if step else set()
     st.subheader(f"Vocabulary ({record.vocab_size if step else len(record.vocab):,} pieces)")
@@ -143,7 +143,7 @@ def vocab_panel(trace, step, variant: str, corpus: str) -> None:
         st.caption(f"The {len(table):,} most probable of {size:,} pieces.")
 
 
-def words_panel(trace, i: int, step) -> None:
+def words_panel(trace, i: int, step, corpus: str) -> None:
     segmentations_panel(step, trace, i)
     rounding_note(trace, step, corpus)
 

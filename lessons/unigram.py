@@ -95,7 +95,7 @@ def step_view(trace, i: int, step, variant: str, corpus: str) -> None:
     run = run_key(trace)
     left, right = st.columns([2, 3])
     with left:
-        cached.drawn(run, ("unigram vocab", i), lambda: vocab_panel(trace, step, variant, corpus))
+        cached.drawn(run, ("unigram vocab", i), lambda: vocab_panel(trace, step, variant))
     with right:
         if step is not None and step.removal:
             cached.drawn(run, ("unigram removal", i), lambda: removal_panel(trace, step, corpus))
@@ -107,7 +107,7 @@ def step_view(trace, i: int, step, variant: str, corpus: str) -> None:
                 "with them each word's best segmentation."
             )
         else:
-            cached.drawn(run, ("unigram words", i), lambda: words_panel(trace, i, step))
+            cached.drawn(run, ("unigram words", i), lambda: words_panel(trace, i, step, corpus))
 
 
 page_head(
