@@ -21,12 +21,14 @@ installed package has it (pip compiles it): with PYTHONDONTWRITEBYTECODE set, as
 machines, each run would compile the CLI's ~40 modules again (about 0.03 s, 2 to 3% of the
 race) while tokenizers' modules come compiled from the install.
 
-Where the CLI's time goes (issue 28; 2 cores; CPU seconds from ``python -X importtime``
-and cProfile): start and imports ~0.07 (BPE's package only: the registry imports an
-algorithm when it is asked for), the sample's words ~0.11 (its text from the disk cache,
-split and counted), the first pair counts ~0.11, the 7,591 merges ~0.9 (two thirds of it
-replacing the pair in the words that have it, ``SymbolCorpus.replace_pair``), the table
-~0.04.
+Where the CLI's time goes (issue 28; CPU seconds, from ``python -X importtime``, cProfile
+and timers around each part): start and imports ~0.07 (BPE's package only: the registry
+imports an algorithm when it is asked for; no numpy), the sample's words ~0.11 (its text
+from the disk cache, split and counted), the first pair counts ~0.12, the 7,591 merges
+~0.9 (half of it replacing the pair in the words that have it,
+``SymbolCorpus.replace_pair``, a quarter updating the pair counts, a tenth finding the
+pair and the pairs tied with it, ``BpeState.top``), the table of 7,591 merges and their
+385,000 ties ~0.04. The cycle collector takes ~0.06 of it all.
 
 Usage (from the repository root)::
 
