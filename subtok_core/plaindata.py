@@ -82,8 +82,8 @@ def _plain(value: Any) -> Any:
 def _frame(frame) -> list:
     """A DataFrame as plain data: its columns' names, each column (a numeric one as a numpy
     array, any other as a list of plain values, with its dtype's name) and its index."""
-    import numpy as np  # here: a command that keeps no table does not pay for pandas
-    import pandas as pd
+    import numpy as np
+    import pandas as pd  # here: a command that keeps no table does not pay for pandas
 
     if not frame.columns.is_unique:
         raise TypeError("a DataFrame with repeated column names is not plain data")
