@@ -37,16 +37,18 @@ if TYPE_CHECKING:
 EXIT_ERROR = 2
 
 
-def _parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every command; only `command`'s own options are filled in (the
-    others' need the algorithms, so `subtok --help` and `subtok corpora` import none)."""
+def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The parser of every command; only the options of the command `argv` starts with are
+    filled in (the others' need the algorithms, so `subtok --help` and `subtok corpora`
+    import none), and for ``train NAME`` only that algorithm's."""
+    command = argv[0] if argv else None
     parser = argparse.ArgumentParser(
         prog="subtok", description="Subword tokenization lab: train, encode, list corpora."
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     train = commands.add_parser("train", help="train a tokenizer on a corpus")
     if command == "train":
-        _add_train(train)
+        _add_train(train, argv[1] if len(argv) > 1 else None)
     encode = commands.add_parser(
         "encode", help="encode text with a saved model or a pretrained tokenizer"
     )
@@ -73,12 +75,15 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _add_train(train: argparse.ArgumentParser) -> None:
-    """`subtok train ALGORITHM`: one command per algorithm of the registry."""
+def _add_train(train: argparse.ArgumentParser, name: str | None) -> None:
+    """`subtok train ALGORITHM`: one command per algorithm of the registry. Given the name
+    of one, only its command is made: the registry imports no other algorithm's package
+    (`subtok train bpe` does not pay for the numpy of SaGe and Unigram)."""
     from . import registry
 
     algorithms = train.add_subparsers(dest="algorithm", metavar="ALGORITHM", required=True)
-    for algo in registry.ALGORITHMS.values():
+    names = [name] if name in registry.ALGORITHMS else list(registry.ALGORITHMS)
+    for algo in map(registry.get, names):
         cmd = algorithms.add_parser(algo.name, help=algo.cli.HELP)
         corpus_help = getattr(algo.cli, "CORPUS_HELP", "toy:NAME, sample:NAME or a .txt path")
         cmd.add_argument("--corpus", required=True, help=corpus_help)
@@ -302,7 +307,7 @@ def _run_corpora(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the arguments, run one command, return the exit status (0 ok, 2 error)."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = _parser(argv[0] if argv else None)
+    parser = _parser(argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # argparse has printed usage and its own "error:" line

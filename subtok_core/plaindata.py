@@ -25,11 +25,10 @@ import base64
 import dataclasses
 import importlib
 import json
+import sys
 from collections import Counter, OrderedDict
 from fractions import Fraction
 from typing import Any
-
-import numpy as np
 
 PACKAGE = "subtok_core"
 _CONTAINERS = {list: "l", set: "s", frozenset: "f", Counter: "C", OrderedDict: "O"}
@@ -65,13 +64,15 @@ def _plain(value: Any) -> Any:
         return {"q": [value.numerator, value.denominator]}
     if kind is bytes:
         return {"b": base64.b64encode(value).decode()}
-    if isinstance(value, np.ndarray):
+    # no array exists before numpy is imported: a run of BPE is written without importing it
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.ndarray):
         if value.dtype.hasobject:
             raise TypeError("an array of Python objects is not plain data")
         flat = np.ascontiguousarray(value)
         data = base64.b64encode(flat).decode()
         return {"a": [flat.dtype.str, list(flat.shape), data, bool(value.flags.writeable)]}
-    if isinstance(value, np.generic):
+    if np is not None and isinstance(value, np.generic):
         return {"n": [value.dtype.str, value.item()]}
     if kind.__name__ == "DataFrame" and kind.__module__.partition(".")[0] == "pandas":
         return {"D": _frame(value)}
@@ -81,6 +82,7 @@ def _plain(value: Any) -> Any:
 def _frame(frame) -> list:
     """A DataFrame as plain data: its columns' names, each column (a numeric one as a numpy
     array, any other as a list of plain values, with its dtype's name) and its index."""
+    import numpy as np
     import pandas as pd  # here: a command that keeps no table does not pay for pandas
 
     if not frame.columns.is_unique:
@@ -126,6 +128,8 @@ def _dtype(dtype) -> str:
 def _checked(dtype: str) -> str:
     """`dtype` if it is one a DataFrame read from disk may have: numbers, bool, text,
     object, category."""
+    import numpy as np
+
     if not (dtype in _NAMED_DTYPES or np.dtype(dtype).kind in "biufcO"):
         raise ValueError(f"a column of dtype {dtype!r} is not plain data")
     return dtype
@@ -190,6 +194,8 @@ def _value(data: Any) -> Any:
     if tag == "a":
         return _array(*body)
     if tag == "n":
+        import numpy as np  # (only a run that holds numbers of numpy needs it)
+
         return np.dtype(body[0]).type(body[1])
     if tag == "D":
         return _unframe(body)
@@ -198,7 +204,9 @@ def _value(data: Any) -> Any:
     raise ValueError(f"unknown tag {tag!r}")
 
 
-def _array(dtype: str, shape: list, data: str, writeable: bool) -> np.ndarray:
+def _array(dtype: str, shape: list, data: str, writeable: bool):
+    import numpy as np  # (only a run that holds arrays needs it)
+
     kind = np.dtype(dtype)
     if kind.hasobject:
         raise ValueError("an array of Python objects is not plain data")

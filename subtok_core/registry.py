@@ -8,6 +8,10 @@
 >>> of_model(model).label, bpe.segment(model, "bag").pieces
 ('BPE', ['b', 'ag'])
 
+Each algorithm is the package of its name (``subtok_core.bpe`` ...), imported the first
+time it is asked for: ``subtok train bpe`` imports BPE only, not the numpy of SaGe and
+Unigram (issue 28). Listing the names imports nothing; ``ALGORITHMS.values()`` imports all.
+
 Pretrained tokenizers register the encoding verbs only (subtok_core/pretrained/), each
 behind a loader that reads its vocabulary file on the first call:
 
@@ -19,19 +23,53 @@ behind a loader that reads its vocabulary file on the first call:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from . import bpe, bytebpe, sage, unigram, wordpiece
 from .pretrained import BUILTIN, Pretrained, hf
 from .records import Algorithm, Trace
 
-ALGORITHMS: dict[str, Algorithm] = {
-    package.ALGORITHM.name: package.ALGORITHM
-    for package in (bpe, wordpiece, unigram, sage, bytebpe)
-}
-LABELS = {name: algo.label for name, algo in ALGORITHMS.items()}
+# the algorithms, in the order the lab lists them: each the name of its package
+NAMES = ("bpe", "wordpiece", "unigram", "sage", "bytebpe")
+
+V = TypeVar("V")
+
+
+class OnFirstUse(Mapping[str, V]):
+    """A mapping of fixed names whose value for a name is made by `make(name)` the first
+    time it is read, then kept. `in`, `len` and listing the names make nothing."""
+
+    def __init__(self, names: tuple[str, ...], make: Callable[[str], V]):
+        self._names, self._make = names, make
+        self._made: dict[str, V] = {}
+
+    def __getitem__(self, name: str) -> V:
+        if name not in self._made:
+            if name not in self._names:
+                raise KeyError(name)
+            self._made[name] = self._make(name)
+        return self._made[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+def _import(name: str) -> Algorithm:
+    """The registry entry of an algorithm: ALGORITHM in the package of its name.
+    (tests/test_import_cycles.py counts these imports as the registry's.)"""
+    return importlib.import_module(f"{__package__}.{name}").ALGORITHM
+
+
+ALGORITHMS: Mapping[str, Algorithm] = OnFirstUse(NAMES, _import)
+LABELS: Mapping[str, str] = OnFirstUse(NAMES, lambda name: ALGORITHMS[name].label)
 
 
 def get(name: str) -> Algorithm:

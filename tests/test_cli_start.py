@@ -46,6 +46,20 @@ def test_a_training_command_still_imports_what_it_needs():
     assert {"subtok_core.registry", "subtok_core.bpe"} <= modules
 
 
+@pytest.mark.slow
+def test_training_bpe_imports_no_other_algorithm_and_no_numpy():
+    """The registry imports an algorithm's package when it is asked for: `subtok train bpe`
+    on the Wikipedia sample, its text read from the disk cache, pays for BPE only. (The
+    first run fills this test's empty disk cache: it parses the dump with gensim.)"""
+    argv = ("train", "bpe", "--corpus", "sample:enwiki", "--merges", "1")
+    assert "gensim" in imported_by(*argv)
+    modules = imported_by(*argv)
+    others = {f"subtok_core.{m}" for m in ("sage", "unigram", "wordpiece", "bytebpe")}
+    assert not modules & others, modules & others
+    assert not modules & {"numpy", "pandas", "gensim"}, modules & {"numpy", "pandas", "gensim"}
+    assert "subtok_core.diskcache" in modules  # the sample's text came from the disk cache
+
+
 def test_the_help_of_a_training_command_lists_its_options(capsys):
     from subtok_core.cli import main
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from subtok_core import registry
+
 CORE = Path(__file__).parents[1] / "subtok_core"
 
 
@@ -64,6 +66,8 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_core_has_no_import_cycle():
     paths = {module_name(p): p for p in CORE.rglob("*.py")}
     graph = {name: imports(path, set(paths)) for name, path in paths.items()}
+    # the registry imports each algorithm's package by its name, when first asked for
+    graph["subtok_core.registry"] |= {f"subtok_core.{name}" for name in registry.NAMES}
     assert "subtok_core.registry" in graph["subtok_core.export"]  # the scan sees imports
     assert cycles(graph) == []
 

@@ -7,6 +7,9 @@ these tests train that run and hold every verb to what the others promise.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +32,27 @@ def test_every_algorithm_is_registered_under_its_own_name():
     assert sorted(registry.ALGORITHMS) == ["bpe", "bytebpe", "sage", "unigram", "wordpiece"]
     for name, algo in registry.ALGORITHMS.items():
         assert algo.name == name and algo.label
+
+
+def test_an_algorithm_is_imported_when_it_is_first_asked_for():
+    """Names, `in` and `len` import no algorithm; reading one imports its package only
+    (in a fresh interpreter: this one has imported every algorithm already)."""
+    code = """if True:
+        import sys
+        from subtok_core import registry as r
+        known = ("sage" in r.ALGORITHMS, "nope" in r.ALGORITHMS, list(r.ALGORITHMS))
+        before = "subtok_core.sage" in sys.modules or "subtok_core.bpe" in sys.modules
+        label = r.LABELS["sage"]
+        print(known, len(r.LABELS), before, label, "subtok_core.sage" in sys.modules,
+              "subtok_core.unigram" in sys.modules)
+    """
+    root = Path(__file__).parents[1]  # this checkout's subtok_core
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    names = ["bpe", "wordpiece", "unigram", "sage", "bytebpe"]
+    assert done.stdout.strip() == f"{(True, False, names)} 5 False SaGe True False"
 
 
 def test_training_gives_a_trace_of_that_algorithm(run):

@@ -47,7 +47,7 @@ def table(trace: Trace) -> str:
     lines = [f"{'#':>3}  {'pair':<{width}}  {'new symbol':<{width}}  count  ties"]
     for step in trace.steps:
         pair = f"{step.pair[0]} + {step.pair[1]}"
-        ties = ", ".join(f"{a} {b}" for a, b in step.tied_with)
+        ties = ", ".join(map(" ".join, step.tied_with))  # "a b, c d" (a late step ties hundreds)
         line = f"{step.number:>3}  {pair:<{width}}  {step.new_symbol:<{width}}  {step.count:>5}  "
         lines.append((line + ties).rstrip())
     return "\n".join(lines)
