@@ -25,6 +25,9 @@ FRAME_CSS = """<style>
 h1 {font-size: 2.1rem !important; padding-top: 0 !important;}
 /* a little less air between blocks: the step view fits 720 px */
 .stMainBlockContainer div[data-testid="stVerticalBlock"] {gap: 0.8rem;}
+/* the headings in order (h1 the page, h2 its parts, h3 their panels): Streamlit's h2 is
+   larger than the h1 above, so it gets a size between the two */
+h2 {font-size: 1.6rem !important;}
 h3 {font-size: 1.35rem !important;}
 /* a phone: the lesson's introduction goes after its steps, so that the step's sentence
    is on the first screen (the settings are one button above the steps) */

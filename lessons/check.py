@@ -73,7 +73,7 @@ own = ""
 if name == TEXT:
     own = st.text_area("The text you trained on", DEFAULT_TEXT, key=widget_key(PAGE, "own"))
 
-st.subheader("Your merges")
+st.header("Your merges")
 left, right = st.columns(2)
 upload = left.file_uploader("Upload a merges file", key=widget_key(PAGE, "upload"))
 pasted = right.text_area(
@@ -128,7 +128,7 @@ if text:
 else:
     st.info("Upload or paste your merges to check them.")
 
-st.subheader("Exercise corpora")
+st.header("Exercise corpora")
 st.write(
     "Each corpus below is written to bring out one cause. Train your BPE on it, check your "
     "merges here or with `subtok check merges FILE --corpus exercise:NAME`, or compare with "

@@ -57,7 +57,7 @@ def test_a_byte_level_exercise_takes_its_settings():
 def test_bad_merges_are_an_error_and_the_page_goes_on():
     at = paste(open_page("lessons/check.py", data="exercise:runs"), "a b c\n")
     assert at.error and "Line 1 of the merges" in at.error[0].value
-    assert any("Exercise corpora" in s.value for s in at.subheader)
+    assert any("Exercise corpora" in s.value for s in at.header)
 
 
 def test_every_exercise_has_a_zip_with_its_answer_keys():
@@ -120,4 +120,4 @@ def test_a_list_longer_than_the_web_limit_is_refused_before_training():
     assert time.perf_counter() - started < 10  # refused, not trained
     said = " ".join(e.value for e in at.error)
     assert f"{top + 1:,} merges" in said and f"at most {top:,}" in said
-    assert any("Exercise corpora" in s.value for s in at.subheader)  # the page goes on
+    assert any("Exercise corpora" in s.value for s in at.header)  # the page goes on
