@@ -34,6 +34,12 @@ h3 {font-size: 1.35rem !important;}
 @media (max-width: 640px) {
   div[class*="st-key-"][class*="_lesson_intro"],
   div:has(> div[class*="st-key-"][class*="_lesson_intro"]) {order: 1;}
+  /* the step controls in two rows (first, previous, the slider; next, last, play, keys),
+     in presenter mode's large type too: a phone has no keys to show on the buttons (their
+     help still names them), and a button keeps a 44 px touch target (WCAG 2.5.5) */
+  div[class*="st-key-"][class*="_stepcontrols"] button kbd {display: none;}
+  div[class*="st-key-"][class*="_stepcontrols"] button {
+    padding-left: 0.5rem; padding-right: 0.5rem; min-width: 44px; min-height: 44px;}
 }
 </style>"""
 

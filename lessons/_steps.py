@@ -53,8 +53,14 @@ def step_slider(
         if st.session_state[playing] and st.session_state[key] >= last:
             st.session_state[key] = 0  # play from the start once the end was reached
 
-    # one row that wraps on a phone (columns would stack every button on its own line)
-    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+    # one row that wraps on a phone (columns would stack every button on its own line);
+    # keyed "..._stepcontrols" for the phone's CSS (lessons/_present.py FRAME_CSS)
+    row = st.container(
+        horizontal=True,
+        vertical_alignment="bottom",
+        gap="small",
+        key=widget_key(page, f"{key}_stepcontrols"),
+    )
     on = st.session_state.get(playing, False)
 
     # each key written out whole: tests/test_app_keys.py reads them in the source
