@@ -31,6 +31,8 @@ CSS = f"""<style>
 [data-testid="stCaptionContainer"] code {{background: transparent;}}
 .sr-only {{position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px;
           overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0;}}
+/* the element holding a heading for screen readers only takes no room (nor a gap) */
+[data-testid="stElementContainer"]:has(h2.sr-only) {{position: absolute;}}
 </style>"""
 
 
@@ -61,6 +63,13 @@ def keys_help(container) -> None:
 def frame() -> None:
     """The shared accessibility CSS (app.py, every run)."""
     st.html(CSS)
+
+
+def hidden_heading(text: str) -> None:
+    """A level-2 heading a screen reader lists and the page does not show: the part of a
+    page whose own visible title is a sentence (a lesson's steps, under the page's h1 and
+    above their h3 panels), so that the headings go h1, h2, h3 without a level skipped."""
+    st.html(f'<h2 class="sr-only">{html.escape(text)}</h2>')
 
 
 def plain(text: str) -> str:

@@ -3,6 +3,8 @@ the link into the lesson at that merge, and the exercise downloads."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import streamlit as st
 
@@ -18,18 +20,25 @@ TABLE_ROWS = 12  # rows of the pair table shown (both marked pairs always among 
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def verdict(name: str, text: str, settings: tuple, own: str = "") -> Verdict:
+def verdict(
+    name: str, text: str, settings: tuple, own: str = "", _progress: Callable | None = None
+) -> Verdict:
     """The check of a merges text against the reference run on corpus `name` (`own`: the
     student's own text, for "your own text"; settings: bytelevel, marker, pattern, ties,
     special tokens), keyed by all of them: the same list on the same corpus and settings
-    is checked once for every student."""
+    is checked once for every student. `_progress(sentence)` hears each phase (reading
+    the merges, training the reference, counting the pairs again); not part of the key,
+    and silent when the verdict comes from the cache."""
+    say = _progress or (lambda _said: None)
     bytelevel, marker, pattern, ties, specials = settings
     if name == TEXT:
         lines = file_lines(own) if bytelevel else tuple(own.splitlines())
     else:
         lines = corpus_lines(name, bytelevel)
     setup = Setup(lines, bytelevel, marker, pattern, ties, specials)
-    return check(setup, read_merges(text, bytelevel), where="web")
+    say("Reading your merges.")
+    merges = read_merges(text, bytelevel)
+    return check(setup, merges, progress=say, where="web")
 
 
 def pair_frame(d: Difference) -> pd.DataFrame:

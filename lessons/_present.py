@@ -25,12 +25,21 @@ FRAME_CSS = """<style>
 h1 {font-size: 2.1rem !important; padding-top: 0 !important;}
 /* a little less air between blocks: the step view fits 720 px */
 .stMainBlockContainer div[data-testid="stVerticalBlock"] {gap: 0.8rem;}
+/* the headings in order (h1 the page, h2 its parts, h3 their panels): Streamlit's h2 is
+   larger than the h1 above, so it gets a size between the two */
+h2 {font-size: 1.6rem !important;}
 h3 {font-size: 1.35rem !important;}
 /* a phone: the lesson's introduction goes after its steps, so that the step's sentence
    is on the first screen (the settings are one button above the steps) */
 @media (max-width: 640px) {
   div[class*="st-key-"][class*="_lesson_intro"],
   div:has(> div[class*="st-key-"][class*="_lesson_intro"]) {order: 1;}
+  /* the step controls in two rows (first, previous, the slider; next, last, play, keys),
+     in presenter mode's large type too: a phone has no keys to show on the buttons (their
+     help still names them), and a button keeps a 44 px touch target (WCAG 2.5.5) */
+  div[class*="st-key-"][class*="_stepcontrols"] button kbd {display: none;}
+  div[class*="st-key-"][class*="_stepcontrols"] button {
+    padding-left: 0.5rem; padding-right: 0.5rem; min-width: 44px; min-height: 44px;}
 }
 </style>"""
 

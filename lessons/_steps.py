@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from lessons._a11y import PLAY_KEY, keys_help
+from lessons._a11y import PLAY_KEY, hidden_heading, keys_help
 from lessons._corpus import TEXT, UPLOAD, corpus_editor, is_sample, punct_on, sample_print
 from lessons._guard import guarded
 from lessons._keys import current_page, widget_key
@@ -53,8 +53,14 @@ def step_slider(
         if st.session_state[playing] and st.session_state[key] >= last:
             st.session_state[key] = 0  # play from the start once the end was reached
 
-    # one row that wraps on a phone (columns would stack every button on its own line)
-    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+    # one row that wraps on a phone (columns would stack every button on its own line);
+    # keyed "..._stepcontrols" for the phone's CSS (lessons/_present.py FRAME_CSS)
+    row = st.container(
+        horizontal=True,
+        vertical_alignment="bottom",
+        gap="small",
+        key=widget_key(page, f"{key}_stepcontrols"),
+    )
     on = st.session_state.get(playing, False)
 
     # each key written out whole: tests/test_app_keys.py reads them in the source
@@ -185,6 +191,7 @@ def stepped(trace, view: Callable[[int, object], None], page: str, label: str | 
         if st.session_state.pop(RERUN_PAGE, False):
             st.rerun(scope="app")  # a choice made in the step view changes the trace
         last = len(trace.steps)
+        hidden_heading("The run, step by step")  # over the step's panels (h3)
         i = step_slider(last, label=label, page=page)
         if trace.truncated:  # no pair left before the merges asked for: the run's natural end
             st.caption(trace.stop_reason)

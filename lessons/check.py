@@ -38,14 +38,25 @@ page_head(
 exercise_names = [corpus.EXERCISE + n for n in corpus.exercise_names()]
 samples = [i.name for i in corpus.list_corpora() if i.name.startswith("sample:")]
 options = [*exercise_names, *corpus.toy_names(), *samples, TEXT]
+
+
+def exercise_settings() -> None:
+    """The corpus box's callback: a newly chosen exercise starts from its own level,
+    marker and pattern. The boxes' defaults (below) give them on the page's first run;
+    after it a box keyed by its parameter keeps its value whatever its default says (a
+    key is a widget's identity in Streamlit), so the choice sets their values, as a
+    callback may, before the run that draws them."""
+    chosen = st.session_state["data"]
+    if corpus.is_exercise(chosen):
+        ex = views.exercises.load(chosen)
+        st.session_state["level"] = LEVELS[ex.bytelevel]
+        st.session_state["mark"] = ex.setting("marker", "none")
+        st.session_state["split"] = ex.setting("pattern", "gpt2")
+
+
 c1, c2, c3, c4 = st.columns([3, 1.2, 1.2, 1])
-name = choice_box(c1, "corpus", options, "data", "exercise:runs")
+name = choice_box(c1, "corpus", options, "data", "exercise:runs", on_change=exercise_settings)
 ex = views.exercises.load(name) if corpus.is_exercise(name) else None
-if st.session_state.get(widget_key(PAGE, "last")) not in (None, name) and ex is not None:
-    st.session_state["level"] = LEVELS[ex.bytelevel]  # a new exercise starts from its settings
-    st.session_state["mark"] = ex.setting("marker", "none")
-    st.session_state["split"] = ex.setting("pattern", "gpt2")
-st.session_state[widget_key(PAGE, "last")] = name
 if ex is not None:
     c1.caption(f"For the cause **{ex.cause}**. {ex.about}")
 else:
@@ -73,7 +84,7 @@ own = ""
 if name == TEXT:
     own = st.text_area("The text you trained on", DEFAULT_TEXT, key=widget_key(PAGE, "own"))
 
-st.subheader("Your merges")
+st.header("Your merges")
 left, right = st.columns(2)
 upload = left.file_uploader("Upload a merges file", key=widget_key(PAGE, "upload"))
 pasted = right.text_area(
@@ -89,12 +100,19 @@ elif pasted.strip():
 
 settings = (bytelevel, marker, pattern, ties, specials)
 if text:
-    try:
-        with st.spinner("Training the reference and counting the pairs again..."):
-            verdict = views.verdict(name, text, settings, own)
-    except ValueError as err:
-        st.error(str(err))
-        verdict = None
+    failed = None
+    with st.status("Checking your merges...") as status:  # each phase's sentence its label
+        try:
+            verdict = views.verdict(
+                name, text, settings, own, lambda said: status.update(label=said)
+            )
+        except ValueError as err:
+            verdict, failed = None, err
+            status.update(label="Your merges could not be checked.", state="error")
+        else:
+            status.update(label="Checked against the reference run.", state="complete")
+    if failed is not None:
+        st.error(str(failed))
     if verdict is not None and verdict.identical:
         st.success(verdict.summary())
     elif verdict is not None:
@@ -128,7 +146,7 @@ if text:
 else:
     st.info("Upload or paste your merges to check them.")
 
-st.subheader("Exercise corpora")
+st.header("Exercise corpora")
 st.write(
     "Each corpus below is written to bring out one cause. Train your BPE on it, check your "
     "merges here or with `subtok check merges FILE --corpus exercise:NAME`, or compare with "

@@ -9,7 +9,7 @@ from subtok_core import wordlevel
 
 def word_level_opening() -> None:
     """003's opening: a vocabulary of whole words with IDs, an unknown word, why subwords."""
-    st.subheader("Why subwords? A vocabulary of whole words")
+    st.header("Why subwords? A vocabulary of whole words")
     st.write(
         "The 003 slides (*Sub-word Tokenization*) begin here: split a corpus into words at "
         "the spaces (punctuation on its own) and give each distinct word an ID, with one "
@@ -145,13 +145,13 @@ LESSONS = [
     ),
 ]
 
-st.subheader("Lessons")
+st.header("Lessons")
 for path, label, icon, text in LESSONS:
     with st.container(border=True):
         st.page_link(path, label=label, icon=icon)
         st.write(text)
 
-st.subheader("Share a view")
+st.header("Share a view")
 st.write(
     "Every lesson keeps its choices in the address bar: copy the URL to reopen exactly the "
     "same step, e.g. `/bpe?corpus=toy:low-lower&marker=eow&step=3`."

@@ -30,18 +30,18 @@ def where(note: Note) -> str:
 def figures_frame(note: Note) -> pd.DataFrame:
     rows = [
         {
-            "": f.label,
+            "figure": f.label,
             "the material prints": f.printed or "—",  # a row it does not print
             "computed here": f.exact,
         }
         for f in note.figures
     ]
-    return pd.DataFrame(rows, columns=["", "the material prints", "computed here"])
+    return pd.DataFrame(rows, columns=["figure", "the material prints", "computed here"])
 
 
 def card(note: Note) -> None:
     with st.container(border=True):
-        st.markdown(f"#### {note.title}")
+        st.header(note.title)  # h2: each note is a part of the page
         st.markdown(where(note))
         st.table(figures_frame(note), hide_index=True)
         st.markdown(f"**Why they differ.** {note.cause}")

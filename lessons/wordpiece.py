@@ -102,7 +102,7 @@ class WordPiece(MergeLesson):
         "and 004 of the course material). Scores are exact fractions here, not the rounded "
         "decimals of the slides."
     )
-    columns = (3, 2)  # the scores need the room: five numbers a pair
+    columns = (2, 1)  # the scores need the room: five numbers a pair, all in view at 1280
 
     corpus: Corpus
     ties: str
@@ -179,11 +179,31 @@ def score_panel(trace, i: int, step) -> None:
     else:
         table = score_frame(step.pair_table, step.pair, step.tied_with)
     chart = viz.pair_count_chart(table, value="score")
-    # pinned beside the pair and its status: a phone shows what the step is about
-    score_format = {"score": st.column_config.NumberColumn(format="%.4f", pinned=True)}
     title = "Scores" + (f" before merge {i}" if i else "")
     note = "On a real sample only the best-scoring pairs are kept per step."
-    table_panel(title, note, table, trace, chart, column_config=score_format)
+    table_panel(title, note, table, trace, chart, column_config=SCORE_COLUMNS)
+
+
+# The score pinned beside the pair and its status: a phone shows what the step is about.
+# The counts are headed by the score's own formula, count(ab) / (count(a) × count(b)), each
+# column as narrow as its header: at 1280 px every column, the fraction last, is in view.
+SCORE_COLUMNS = {
+    "score": st.column_config.NumberColumn(format="%.4f", pinned=True),
+    "pair count": st.column_config.NumberColumn(
+        "count(ab)", help="How often the pair occurs side by side.", width=78
+    ),
+    "left count": st.column_config.NumberColumn(
+        "count(a)", help="How often the pair's left symbol occurs.", width=70
+    ),
+    "right count": st.column_config.NumberColumn(
+        "count(b)", help="How often the pair's right symbol occurs.", width=70
+    ),
+    "fraction": st.column_config.TextColumn(
+        "fraction",
+        help="The score as an exact fraction: count(ab) / (count(a) × count(b)).",
+        width=72,
+    ),
+}
 
 
 def encode_panel(model, twin: Callable, i: int, example: str) -> None:

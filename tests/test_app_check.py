@@ -11,6 +11,9 @@ import io
 import zipfile
 
 from apptools import open_page
+from streamlit.proto.Block_pb2 import Block
+
+StatusProto = Block.Expandable
 
 
 def paste(at, text: str):
@@ -57,7 +60,7 @@ def test_a_byte_level_exercise_takes_its_settings():
 def test_bad_merges_are_an_error_and_the_page_goes_on():
     at = paste(open_page("lessons/check.py", data="exercise:runs"), "a b c\n")
     assert at.error and "Line 1 of the merges" in at.error[0].value
-    assert any("Exercise corpora" in s.value for s in at.subheader)
+    assert any("Exercise corpora" in s.value for s in at.header)
 
 
 def test_every_exercise_has_a_zip_with_its_answer_keys():
@@ -120,4 +123,43 @@ def test_a_list_longer_than_the_web_limit_is_refused_before_training():
     assert time.perf_counter() - started < 10  # refused, not trained
     said = " ".join(e.value for e in at.error)
     assert f"{top + 1:,} merges" in said and f"at most {top:,}" in said
-    assert any("Exercise corpora" in s.value for s in at.subheader)  # the page goes on
+    assert any("Exercise corpora" in s.value for s in at.header)  # the page goes on
+
+
+def test_choosing_another_exercise_takes_its_settings():
+    """A student on exercise:runs (characters, marker none) who picks exercise:endings
+    gets its marker eow (its settings file says so), then bytes on exercise:special, and
+    back on endings characters and eow again."""
+    at = open_page("lessons/check.py", data="exercise:runs")
+    assert (at.selectbox(key="level").value, at.selectbox(key="mark").value) == (
+        "characters",
+        "none",
+    )
+    at.selectbox(key="data").set_value("exercise:endings").run()
+    assert (at.selectbox(key="level").value, at.selectbox(key="mark").value) == (
+        "characters",
+        "eow",
+    )
+    at.selectbox(key="data").set_value("exercise:special").run()
+    assert at.selectbox(key="level").value == "bytes"
+    assert at.selectbox(key="split").value == "gpt2"
+    at.selectbox(key="data").set_value("exercise:endings").run()
+    assert (at.selectbox(key="level").value, at.selectbox(key="mark").value) == (
+        "characters",
+        "eow",
+    )
+    assert not at.exception
+
+
+def test_the_check_shows_its_phases_in_a_status():
+    """The long work is an st.status: complete once the verdict is drawn; an error when
+    the merges cannot be read (the sentence stays an st.error below it)."""
+    at = paste(open_page("lessons/check.py", data="exercise:runs"), "a b\n")
+    assert [(s.label, s.proto.state) for s in at.get("status")] == [
+        ("Checked against the reference run.", StatusProto.COMPLETE)
+    ]
+    at = paste(open_page("lessons/check.py", data="exercise:runs"), "a b c\n")
+    assert [(s.label, s.proto.state) for s in at.get("status")] == [
+        ("Your merges could not be checked.", StatusProto.ERROR)
+    ]
+    assert at.error and "Line 1 of the merges" in at.error[0].value

@@ -99,3 +99,36 @@ def test_arrows_typed_in_a_text_box_do_not_step(page: Page, app_url: str):
     settle(page)
     expect(page).to_have_url(re.compile(r"step=3"))
     expect(page.get_by_text("Merge 3: the pair (est, </w>) occurs 9")).to_be_visible()
+
+
+PHONE = {"width": 390, "height": 844}
+STEP_BUTTONS = ["first", "prev", "next", "last", "play"]  # keys bpe_step_<name> (lessons/_steps.py)
+
+
+@pytest.mark.parametrize("present", [False, True])
+def test_the_step_controls_take_two_rows_on_a_phone(page: Page, app_url: str, present):
+    """At 390 px, in presenter mode's large type too, the step buttons, the slider and
+    "Keys" wrap to at most two rows, and every button keeps a 44 px touch target (WCAG
+    2.5.5; presenter mode drew them on four rows)."""
+    page.set_viewport_size(PHONE)
+    page.goto(app_url + LESSONS[0][0] + ("&present=1" if present else ""))
+    settle(page)
+    expect(page.get_by_test_id("stAlert").filter(has_text=LESSONS[0][1]).first).to_be_visible()
+    settle(page)
+    row = page.locator("div[class*='_stepcontrols']").first
+    boxes = [page.locator(".st-key-step").bounding_box()]
+    for name in STEP_BUTTONS:
+        box = row.locator(f".st-key-bpe_step_{name} button >> visible=true").first.bounding_box()
+        assert box is not None, f"{name}: not drawn"
+        assert box["width"] >= 44 and box["height"] >= 44, f"{name}: {box}"
+        boxes.append(box)
+    boxes.append(row.get_by_role("button").filter(has_text="Keys").first.bounding_box())
+    # a row: the elements whose vertical extents overlap; count the distinct rows
+    rows: list[tuple[float, float]] = []
+    for box in sorted(boxes, key=lambda b: b["y"]):
+        top, bottom = box["y"], box["y"] + box["height"]
+        if rows and top < rows[-1][1]:
+            rows[-1] = (rows[-1][0], max(rows[-1][1], bottom))
+        else:
+            rows.append((top, bottom))
+    assert len(rows) <= 2, f"the step controls take {len(rows)} rows: {rows}"

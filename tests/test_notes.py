@@ -224,7 +224,7 @@ def test_the_unigram_page_puts_the_rounded_table_under_the_exact_one():
 
 def test_notes_page_renders_every_note():
     at = open_page("lessons/notes.py")
-    text = " ".join(m.value for m in [*at.markdown, *at.caption])
+    text = " ".join(m.value for m in [*at.header, *at.markdown, *at.caption])  # titles: h2
     for item in NOTES:
         assert item.title in text and item.cause in text and item.link in text
         assert item.seed in text
