@@ -55,6 +55,13 @@ div:has(> div.stVerticalBlock[class*="_edit_"]),
 div:has(> div.stHorizontalBlock[class*="_edit_"]) {display: none;}
 .chips {font-size: 1.2rem; line-height: 2.1;}
 [data-testid="stTable"] td, [data-testid="stTable"] th {font-size: 1rem; padding: 0.25rem 0.6rem;}
+/* a step's table (lessons._tables.present_table): our own, in the page's large type */
+.present-table {overflow-x: auto; margin-bottom: 0.5rem;}
+.present-table:focus-visible {outline: 3px solid #1f4e79; outline-offset: 2px;}
+.present-table table {border-collapse: collapse; font-size: 1rem;}
+.present-table td, .present-table th {padding: 0.25rem 0.6rem; text-align: left;
+  border-bottom: 1px solid #d5d9de; white-space: nowrap;}
+.present-table th {font-weight: 600;}
 </style>"""
 
 

@@ -4,6 +4,8 @@ type."""
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 import streamlit as st
 
@@ -39,22 +41,38 @@ def style_status(df: pd.DataFrame):
 PRESENT_ROWS = 12  # the rows of a step's table shown at the projector
 
 
-def status_table(frame: pd.DataFrame, height, column_config=None, precision: int = 4):
+def status_table(
+    frame: pd.DataFrame, height, column_config=None, precision: int = 4, label: str = ""
+):
     """A step's table, merged (or pruned) rows red and tied rows orange: at a desk all of
     it, scrolling (st.dataframe); at the projector (presenter mode) its first rows as a
     plain table in the page's large type, floats to `precision` places (st.dataframe
-    draws on a canvas in a small type of its own, deaf to the page's font size)."""
+    draws on a canvas in a small type of its own, deaf to the page's font size).
+    `label` names the table for a screen reader (default: "the step's table")."""
     status = "status" in frame.columns  # a table without one is drawn the same way, plain
     if presenting():
         shown = frame.head(PRESENT_ROWS)
         styled = style_status(shown) if status else shown.style
-        st.table(styled.format(precision=precision), hide_index=True)
+        present_table(styled.format(precision=precision, escape="html"), label)
         if len(frame) > PRESENT_ROWS:
             st.caption(f"The first {PRESENT_ROWS} of {len(frame):,} rows.")
         return
     config = {**pinned_key(frame), **(column_config or {}), **(STATUS_COLUMN if status else {})}
     shown = style_status(frame) if status else frame
     st.dataframe(shown, hide_index=True, height=height, column_config=config)
+
+
+def present_table(styled, label: str = "") -> None:
+    """A styled table as our own HTML, in a region that scrolls sideways when the table is
+    wider than the screen (presenter mode's large type on a phone) and that the keyboard
+    can reach (tabindex: axe's scrollable-region-focusable; st.table's scrolling box is
+    not focusable). Every cell and header is escaped (a piece may be "</w>")."""
+    body = styled.format_index(escape="html", axis=1).hide(axis="index").to_html()
+    name = html.escape(label or "the step's table", quote=True)
+    st.markdown(
+        f'<div class="present-table" role="region" tabindex="0" aria-label="{name}">{body}</div>',
+        unsafe_allow_html=True,
+    )
 
 
 def pinned_key(frame: pd.DataFrame) -> dict:
@@ -71,6 +89,6 @@ def table_panel(title: str, note: str, table: pd.DataFrame, trace, chart, **opti
     st.subheader(title)
     if trace.compact:
         st.caption(note)
-    status_table(table, min(420, 38 + 35 * len(table)), **options)
+    status_table(table, min(420, 38 + 35 * len(table)), label=title, **options)
     if len(table):
         cached.altair(chart)

@@ -104,7 +104,9 @@ def segmentations_panel(record, trace, i: int) -> None:
         }
         for s in record.segmentations
     ]
-    status_table(pd.DataFrame(rows), "auto", _float_format(), precision=6)
+    status_table(
+        pd.DataFrame(rows), "auto", _float_format(), precision=6, label="best segmentations"
+    )
     if any(s.ties for s in record.segmentations):
         st.caption(
             "tied: other segmentations with exactly the same probability. The one whose last "
@@ -137,7 +139,9 @@ def vocab_panel(trace, step, variant: str) -> None:
     if len(table) > VOCAB_ROWS:
         table = table.sort_values("probability", ascending=False, kind="stable")
         table = table.head(VOCAB_ROWS)
-    status_table(table, min(460, 38 + 35 * len(table)), _float_format(), precision=6)
+    status_table(
+        table, min(460, 38 + 35 * len(table)), _float_format(), precision=6, label="vocabulary"
+    )
     size = record.vocab_size if step else len(record.vocab)
     if len(table) < size:
         st.caption(f"The {len(table):,} most probable of {size:,} pieces.")
@@ -161,7 +165,9 @@ def removal_panel(trace, step, corpus: str) -> None:
         frame = frame.iloc[cut : cut + REMOVAL_ROWS]
     three = st.column_config.NumberColumn(format="%.3f")
     config = {"loss without it": three, "increase": three}
-    status_table(frame, min(360, 38 + 35 * len(frame)), config, precision=3)
+    status_table(
+        frame, min(360, 38 + 35 * len(frame)), config, precision=3, label="loss without each piece"
+    )
     if trace.param("variant") == "textbook":
         rounded = notes.removal_caption(corpus, step, base_of(trace))
         if rounded:

@@ -23,7 +23,10 @@ PAGES = {  # a name for the report, the address, and a text the page shows once 
     "bpe-present": ("/bpe?corpus=toy:low-lower&marker=eow&step=3&present=1", "Merge 3"),
     "bytebpe": ("/bytebpe?corpus=toy:low-lower&step=3", "Merge 3"),
     "wordpiece": ("/wordpiece?corpus=toy:sunflower&step=2", "Merge 2"),
+    # presenter mode's large type: a step's table wider than a phone scrolls sideways
+    "wordpiece-present": ("/wordpiece?corpus=toy:sunflower&step=2&present=1", "Merge 2"),
     "unigram": ("/unigram?corpus=toy:run-bug&step=2", "Unigram"),
+    "unigram-present": ("/unigram?corpus=toy:run-bug&step=2&present=1", "Round 1"),
     "notes": ("/notes", "Notes"),
     "compare": ("/compare?corpus=toy:low-lower&size=20&tok=bpe,wordpiece,unigram", "Compare"),
     "sage": ("/sage?corpus=sample:crime&V=150&k=10&M=20&step=2", "Step 2: the candidate set"),

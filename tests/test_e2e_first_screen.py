@@ -39,9 +39,9 @@ MEASURE = """(rows) => {
   const said = all('[data-testid=stAlert]').filter((el) => after(slider, el))[0];
   let table = null;
   if (said) {
-    const t = all('[data-testid=stTable], [data-testid=stDataFrame]')
+    const t = all('.present-table, [data-testid=stTable], [data-testid=stDataFrame]')
       .filter((el) => after(said, el))[0];
-    if (t && t.dataset.testid === 'stTable') {
+    if (t && t.dataset.testid !== 'stDataFrame') {
       const trs = t.querySelectorAll('tr');
       table = bottom(trs[Math.min(rows, trs.length - 1)]);
     } else if (t) {

@@ -48,8 +48,8 @@ def test_the_step_view_fits_the_projector(page: Page, app_url: str, path, senten
     said = page.get_by_test_id("stAlert").filter(has_text=sentence).first
     top_inside(page, said, 40)
     # at a desk a scrolling table; at the projector a plain one in the page's large type
-    kind = "stTable" if present else "stDataFrame"
-    table = page.locator(f"[data-testid={kind}] >> visible=true").first
+    kind = ".present-table" if present else "[data-testid=stDataFrame]"
+    table = page.locator(f"{kind} >> visible=true").first
     top_inside(page, table, 110)  # its header and two rows
     sidebar = page.get_by_test_id("stSidebar")
     if present:
