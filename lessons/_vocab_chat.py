@@ -11,6 +11,7 @@ import streamlit as st
 
 from lessons._inspect import card_link, visible
 from lessons._keys import widget_key
+from lessons._store import derived, fingerprint
 from subtok_core.vocab.chat import (
     CONTROL_MEANING,
     NOT_PUBLISHED,
@@ -52,10 +53,12 @@ ROLE_MARK = {
 LABELS = {"mistral-v1": "Mistral v1", "mistral-v3": "Mistral v3", "tekken": "Tekken"}
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
 def cached_chat(name: str, system: str, user: str, assistant: str) -> Chat:
-    """One conversation through one tokenizer, kept by everything it depends on."""
-    return encode_chat(name, system, user, assistant)
+    """One conversation through one tokenizer, kept by everything it depends on in the
+    server-wide store and on disk (lessons._store.derived; the texts by their digest): a
+    restarted server shows the page's conversation without loading mistral-common."""
+    texts = fingerprint(system, user, assistant)
+    return derived(("vocab chat", name, texts), lambda: encode_chat(name, system, user, assistant))
 
 
 def chips(chat: Chat) -> str:
