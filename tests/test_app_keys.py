@@ -50,6 +50,8 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "compare.py": "compare",
     "_compare_views.py": "compare",
     "_compare_paper.py": "compare",
+    "_compare_models.py": "compare",
+    "_compare_measures.py": "compare",
     "sage.py": "sage",
     "_sage_views.py": "sage",
     "_sage_results.py": "sage",
@@ -85,6 +87,8 @@ MADE_BY_HELPER = {
     "wordpiece.py",
     "unigram.py",
     "compare.py",
+    "_compare_models.py",
+    "_compare_measures.py",
 }
 ANY = "{}"  # a part of a key computed when the page runs
 
