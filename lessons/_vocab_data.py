@@ -16,6 +16,7 @@ from subtok_core import compare, parallel
 from subtok_core.pretrained import LABELS as PRETRAINED_LABELS
 from subtok_core.pretrained import files
 from subtok_core.store import Lease
+from subtok_core.vocab.card import Card, token_card
 from subtok_core.vocab.health import CATEGORIES, Health, health
 from subtok_core.vocab.table import Table, pretrained_table
 from subtok_core.vocab.trained import trained_table, usage
@@ -70,11 +71,12 @@ def kept(report: Health, used: dict | None = None) -> dict:
 
 class Sorted:
     """One tokenizer's health as the page shows it, from what `kept` keeps: the counts and
-    examples at once, the full Health (every token's category beside its table) only when
-    asked for (browse), its table built then by `table()`."""
+    examples at once, the tokens of a category (listed) kept too under `key` (the health's
+    own key; None: an upload, listed from its health), the full Health (every token's
+    category beside its table) only when asked for, its table built then by `table()`."""
 
-    def __init__(self, data: dict, table: Callable[[], Table]) -> None:
-        self.data, self._table = data, table
+    def __init__(self, data: dict, table: Callable[[], Table], key: tuple | None = None):
+        self.data, self._table, self.key = data, table, key
         self._health: Health | None = None
 
     @classmethod
@@ -102,6 +104,20 @@ class Sorted:
         """The first tokens of `category` (or "unused"), by id: (id, piece)."""
         return self.data["examples"][category]
 
+    def listed(self, category: str, limit: int) -> tuple[tuple[int, str, bytes | None], ...]:
+        """The first `limit` tokens of `category` (or "unused") by id: (id, piece, bytes),
+        kept like the health (browsing the default category builds no table of tokens)."""
+
+        def compute() -> tuple[tuple[int, str, bytes | None], ...]:
+            report = self.health()
+            table = report.table
+            first = report.positions(category)[:limit]
+            return tuple((table.ids[k], table.pieces[k], table.data[k]) for k in first)
+
+        if self.key is None:
+            return compute()
+        return derived(("vocab listed", *self.key[1:], category, limit), compute)
+
     def health(self) -> Health:
         if self._health is None:
             category = tuple(CATEGORY_OF[code] for code in self.data["codes"])
@@ -126,7 +142,7 @@ def pretrained_health(name: str) -> Sorted:
         return kept(_with_bar(text, lambda report: health(pretrained_table(name), report)))
 
     key = (HEALTH, KEPT_FORMAT, "pretrained", name, file_print(name))
-    return Sorted(derived(key, compute), lambda: pretrained_table(name))
+    return Sorted(derived(key, compute), lambda: pretrained_table(name), key)
 
 
 def trained_health(model, model_print: str, wc) -> Sorted:
@@ -142,7 +158,20 @@ def trained_health(model, model_print: str, wc) -> Sorted:
 
     text = f"Sorting the tokens of your {compare.LABELS[model.algorithm]} into categories ..."
     key = (HEALTH, KEPT_FORMAT, "trained", model_print)
-    return Sorted(derived(key, compute), lambda: _trained_table(model_print, model))
+    return Sorted(derived(key, compute), lambda: _trained_table(model_print, model), key)
+
+
+def card(name: str, token_id: int, mine: dict) -> tuple[Card, bool]:
+    """The card of id `token_id` of one tokenizer (see table_of for `mine`), and whether
+    the tokenizer was trained here. A pretrained one's card is kept in the server-wide
+    store and on disk (the card a shared link opens: a restarted server builds no table of
+    tokens for it); ValueError for an id the tokenizer does not have."""
+    if name in PRETRAINED:
+        key = ("vocab card", KEPT_FORMAT, name, file_print(name), token_id)
+        return derived(key, lambda: token_card(pretrained_table(name), token_id)), False
+    table, model, used = table_of(name, mine)
+    wc = None if model is None else mine[name][2]
+    return token_card(table, token_id, model=model, used=used, wc=wc), model is not None
 
 
 def uploaded_lease(text: str, name: str, digest: str) -> Lease:

@@ -27,7 +27,6 @@ from lessons._present import page_head, settings_row
 from lessons._store import fingerprint
 from lessons._url import choice_box, limit_help, number_box
 from subtok_core import compare, limits
-from subtok_core.vocab.card import token_card
 from subtok_core.vocab.health import CATEGORIES, SENTENCES
 
 PAGE = "vocab"
@@ -133,19 +132,13 @@ def card_section(mine: Mine) -> None:
     )  # fmt: skip
     try:
         found = mine.get() if tok in mine.kinds else mine.uploaded()
-        table, model, used = data.table_of(tok, found)
+        if wanted:  # the table of tokens is built only to search it
+            found_links(data.table_of(tok, found)[0], tok, wanted, mine)
+        card, trained = data.card(tok, token_id, found)
     except (ValueError, KeyError) as err:
         st.error(str(err) if isinstance(err, ValueError) else f"{tok} is not trained here.")
         return
-    if wanted:
-        found_links(table, tok, wanted, mine)
-    try:
-        wc = mine.get()[tok][2] if model is not None else None
-        card = token_card(table, token_id, model=model, used=used, wc=wc)
-    except ValueError as err:
-        st.error(str(err))
-        return
-    cards.show_card(card, trained=model is not None)
+    cards.show_card(card, trained=trained)
 
 
 def found_links(table, tok: str, wanted: str, mine: Mine) -> None:
@@ -210,21 +203,20 @@ def browse(reports: dict[str, data.Sorted], mine: Mine) -> None:
     c1, c2 = st.columns(2)
     name = c1.selectbox("tokenizer", list(reports), format_func=data.label,
                         key=widget_key(PAGE, "browse_tok"))  # fmt: skip
-    report = reports[name].health()
-    found = [c for c in (*CATEGORIES, "unused") if report.positions(c)]
+    report = reports[name]
+    counts = report.counts()
+    found = [c for c in (*CATEGORIES, "unused") if counts[c]]
     category = c2.selectbox("category", found, key=widget_key(PAGE, "browse_cat"))
-    positions = report.positions(category)
-    table = report.table
-    rows = [{"id": table.ids[k], "token": visible(table.pieces[k]),
-             "bytes (hex)": (table.data[k] or b"").hex(" ").upper(),
-             "card": mine.link(name, table.ids[k])} for k in positions[:BROWSE_ROWS]]  # fmt: skip
+    listed = report.listed(category, BROWSE_ROWS)
+    rows = [{"id": token_id, "token": visible(piece),
+             "bytes (hex)": (raw or b"").hex(" ").upper(),
+             "card": mine.link(name, token_id)} for token_id, piece, raw in listed]  # fmt: skip
     st.dataframe(
         pd.DataFrame(rows), hide_index=True,
         column_config={"card": st.column_config.LinkColumn("card", display_text="open")},
     )  # fmt: skip
-    shown = min(len(positions), BROWSE_ROWS)
-    st.caption(f"{data.label(name)}: {len(positions):,} {category} tokens, the first "
-               f"{shown:,} by id.")  # fmt: skip
+    st.caption(f"{data.label(name)}: {counts[category]:,} {category} tokens, the first "
+               f"{len(listed):,} by id.")  # fmt: skip
 
 
 def health_section(mine: Mine) -> None:

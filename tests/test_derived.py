@@ -217,16 +217,23 @@ def test_warm_stores_sage_tables_and_verdicts_and_a_fresh_page_computes_nothing(
 
 
 VOCAB = {"tok": "cl100k_base", "id": "15339", "corpus": "toy:cat-bat", "size": "12"}
-# what /vocab derives: the health of the three real vocabularies it sets side by side and of
-# the three it trains, and the page's conversation through Mistral's three chat tokenizers
-VOCAB_DERIVED = {"table: vocab health": 6, "table: vocab chat": 3}
+# what /vocab derives: the card the link opens, the health of the three real vocabularies it
+# sets side by side and of the three it trains, the tokens of the category browsed, and the
+# page's conversation through Mistral's three chat tokenizers
+VOCAB_DERIVED = {
+    "table: vocab card": 1,
+    "table: vocab health": 6,
+    "table: vocab listed": 1,
+    "table: vocab chat": 3,
+}
 
 
 @pytest.mark.slow  # sorts cl100k_base's, Mistral v1's and Tekken's 230,000 tokens
 def test_warm_stores_the_vocab_health_and_chats_and_a_fresh_page_computes_nothing(capsys):
     assert main(["warm", "/vocab?" + "&".join(f"{k}={v}" for k, v in VOCAB.items())]) == 0
     out = capsys.readouterr().out
-    assert "tables derived from them: 9 computed (vocab chat 3, vocab health 6), 0 read" in out
+    computed = "vocab card 1, vocab chat 3, vocab health 6, vocab listed 1"
+    assert f"tables derived from them: 11 computed ({computed}), 0 read" in out
 
     clear_every_cache()  # a restarted server
     at = open_page("lessons/vocab.py", **VOCAB)
