@@ -114,7 +114,11 @@ def chat_section() -> None:
     st.caption("The control tokens: " + "; ".join(placed) + ". Mistral v1 has no control "
                "token for [INST]: its format writes the brackets as ordinary text.")  # fmt: skip
     st.markdown(f"**cl100k_base (GPT-4)**: {NOT_PUBLISHED}")
-    words = turn_texts("cl100k_base", texts["system"], texts["user"], texts["assistant"])
+    turns = (texts["system"], texts["user"], texts["assistant"])
+    words = derived(  # kept like the chats: cl100k_base's encoder is built once, not per server
+        ("vocab chat turns", "cl100k_base", fingerprint(*turns)),
+        lambda: turn_texts("cl100k_base", *turns),
+    )
     st.dataframe(
         pd.DataFrame([{"turn": role, "tokens of its text": len(pieces),
                        "text": " | ".join(visible(p) for p in pieces)}

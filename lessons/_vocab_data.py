@@ -7,6 +7,7 @@ trained here): a restarted server, or one `subtok warm` prepared, reads it."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 
 import streamlit as st
@@ -125,6 +126,7 @@ class Sorted:
         return self._health
 
 
+@functools.cache  # the files of installed packages do not change under a running server
 def file_print(name: str) -> str:
     """What a pretrained vocabulary's kept health depends on besides our code: its file's
     name and size (a package upgrade that changes the file changes them)."""

@@ -219,12 +219,13 @@ def test_warm_stores_sage_tables_and_verdicts_and_a_fresh_page_computes_nothing(
 VOCAB = {"tok": "cl100k_base", "id": "15339", "corpus": "toy:cat-bat", "size": "12"}
 # what /vocab derives: the card the link opens, the health of the three real vocabularies it
 # sets side by side and of the three it trains, the tokens of the category browsed, and the
-# page's conversation through Mistral's three chat tokenizers
+# page's conversation through Mistral's three chat tokenizers and its turns through cl100k_base
 VOCAB_DERIVED = {
     "table: vocab card": 1,
     "table: vocab health": 6,
     "table: vocab listed": 1,
     "table: vocab chat": 3,
+    "table: vocab chat turns": 1,
 }
 
 
@@ -232,8 +233,8 @@ VOCAB_DERIVED = {
 def test_warm_stores_the_vocab_health_and_chats_and_a_fresh_page_computes_nothing(capsys):
     assert main(["warm", "/vocab?" + "&".join(f"{k}={v}" for k, v in VOCAB.items())]) == 0
     out = capsys.readouterr().out
-    computed = "vocab card 1, vocab chat 3, vocab health 6, vocab listed 1"
-    assert f"tables derived from them: 11 computed ({computed}), 0 read" in out
+    computed = "vocab card 1, vocab chat 3, vocab chat turns 1, vocab health 6, vocab listed 1"
+    assert f"tables derived from them: 12 computed ({computed}), 0 read" in out
 
     clear_every_cache()  # a restarted server
     at = open_page("lessons/vocab.py", **VOCAB)
