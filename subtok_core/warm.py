@@ -7,8 +7,8 @@ would), so exactly the runs the page asks for are trained and kept on disk
 (subtok_core.diskcache), and with them the tables the page derives (measures, chart specs,
 a vocabulary's health: lessons._store.derived); a server started afterwards with the same
 cache setting reads them instead of computing them. Per page it says which runs it trained
-and read, and how many tables of each kind it computed and read. Streamlit is imported only when the command runs: the rest of the
-core never needs it.
+and read, and how many tables of each kind it computed and read. Streamlit is imported
+only when the command runs: the rest of the core never needs it.
 
 >>> lessons = ("bpe", "compare")
 >>> page_and_query("/bpe?corpus=toy:low-lower&marker=eow&merges=4", lessons)
