@@ -8,8 +8,10 @@ prints the time from ``goto`` to the first full render: the app idle
 received the server's word that the page's run finished (not one cut short for a rerun),
 its main text is there (the page's title, an ``h1``) and no progress bar or spinner is
 left. Then the same for a one-line Streamlit page written to a temporary directory: the
-floor, what Streamlit itself costs here. The server's log says how many runs and tables it
-read from the disk cache and how many it computed (subtok_core.store's lines).
+floor, what Streamlit itself costs here. Beside each time, the CPU seconds the server
+spent on the page (its process's CPU time from its health answer to the render: the
+machine's load changes it less than the time). The server's log says how many runs and
+tables it read from the disk cache and how many it computed (subtok_core.store's lines).
 
     python -m subtok_core warm --readme          # first, into the same SUBTOK_CACHE_DIR
     python bench/restart.py                      # the README's links, the default cache
@@ -33,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run without installing
 sys.path.insert(0, str(ROOT / "bench"))
 
-from _server import free_port, start_server, stop_server  # noqa: E402
+from _server import cpu_s, free_port, start_server, stop_server  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
@@ -83,24 +85,29 @@ def first_render(browser, url: str, timeout_s: float) -> tuple[float, list[str]]
         context.close()
 
 
-def served(app_dir: Path, path: str, env: dict, browser, args) -> tuple[list[float], list, str]:
+def served(app_dir: Path, path: str, env: dict, browser, args) -> tuple[list, list, list, str]:
     """Start a server of `app_dir`'s app.py `args.repeat` times (just started each time),
-    open `path` once on each; the times, the errors, and the store's lines of the last."""
-    times, errors, store_lines = [], [], ""
+    open `path` once on each; the times, the server's CPU seconds for the page (its
+    process's CPU time from its answer to /_stcore/health to the render: less of a
+    function of the machine's load than the time), the errors, and the store's lines of
+    the last."""
+    times, cpus, errors, store_lines = [], [], [], ""
     for _ in range(args.repeat):
         port = free_port()
         with tempfile.NamedTemporaryFile("w", prefix="restart-", suffix=".log") as log:
             proc = start_server(port, log, env=env, root=app_dir)
             try:
+                started = cpu_s(proc.pid)
                 seconds, seen = first_render(
                     browser, f"http://127.0.0.1:{port}{path}", args.timeout
                 )
+                cpus.append(cpu_s(proc.pid) - started)
             finally:
                 stop_server(proc)
             times.append(seconds)
             errors += seen
             store_lines = store_summary(Path(log.name).read_text(errors="replace"))
-    return times, errors, store_lines
+    return times, cpus, errors, store_lines
 
 
 def store_summary(log: str) -> str:
@@ -132,12 +139,12 @@ def main() -> None:
             rows.append((link, *served(ROOT, link, env, browser, args)))
         browser.close()
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
-    print("first full render (s), a fresh server each time")
-    for name, times, errors, store in rows:
+    print("first full render (s), a fresh server each time; the server's CPU seconds for it")
+    for name, times, cpus, errors, store in rows:
         shown = f"{statistics.median(times):6.2f}" + (
             f" (min {min(times):.2f}, max {max(times):.2f})" if len(times) > 1 else ""
         )
-        print(f"{shown}  {name}  [{store}]")
+        print(f"{shown}  cpu {statistics.median(cpus):4.2f}  {name}  [{store}]")
         for error in errors[:3]:
             print(f"        error on the page: {error}")
 

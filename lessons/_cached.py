@@ -15,12 +15,17 @@ step, a word typed).
 - ``chart(run, what, build, current)``: the Vega-Lite spec of the Altair chart ``build()``
   makes, built once per run; the step is the chart's ``current`` parameter
   (charts.lessons.set_current), so moving the step does not rebuild the whole run's chart.
+  ``figure(run, what, build)``: the same for a chart with no step. Both specs are plain
+  data (the chart's tables as Arrow bytes), kept like a derived table in the server-wide
+  store and on disk (lessons._store.derived): a restarted server sends them without
+  building a chart, so it never even imports Altair for a page whose charts are kept.
 
 A chart of a single step is drawn with ``altair(chart)``: st.altair_chart without Altair
 checking the spec against its schema on every run (the tests check every builder's).
 
 Both are keyed by the run, not by the code that draws: a page edited while the server
-runs shows its old pieces until the cache is cleared or the server restarts.
+runs shows its old pieces until the cache is cleared or the server restarts (a chart's
+spec kept on disk, until the core's version changes or CHART_FORMAT is bumped).
 """
 
 from __future__ import annotations
@@ -36,12 +41,15 @@ from lessons._a11y import say_under
 # what st.altair_chart sends)
 from lessons._compat import altair_spec
 from lessons._present import presenting
-from subtok_core.charts import lessons as viz
+from lessons._store import derived
+
+CHART = "chart"  # the kind of a chart's spec in the store (counted as "table: chart")
+CHART_FORMAT = 1  # bump when what a kept spec holds changes: older ones are then not read
 
 # What is kept, in pieces and in pickled bytes (whichever is reached first); measured on
-# the Lee sample, a piece is 2-110 KB (20 KB on average) and a whole-run chart 10-50 KB.
+# the Lee sample, a piece is 2-110 KB (20 KB on average). A whole-run chart (10-50 KB) is
+# kept in the store, within its budget.
 DRAWN_ENTRIES, DRAWN_BYTES = 1024, "64MB"
-CHART_ENTRIES, CHART_BYTES = 128, "16MB"
 
 
 @st.cache_data(max_entries=DRAWN_ENTRIES, max_size=DRAWN_BYTES, show_spinner=False)
@@ -61,9 +69,10 @@ def drawn(run: str | None, what: tuple[Hashable, ...], draw: Callable[[], None])
         _drawn(run, (*what, presenting()), draw)
 
 
-@st.cache_data(max_entries=CHART_ENTRIES, max_size=CHART_BYTES, show_spinner=False)
-def _spec(run: str, what: tuple, _build: Callable) -> dict:
-    return altair_spec(_build())
+def _spec(run: str, what: tuple, build: Callable) -> dict:
+    """The spec of the chart `build()` makes, built once per `run` and `what` and kept
+    (shared by every session as it is: nobody may change it)."""
+    return derived((CHART, CHART_FORMAT, run, *what), lambda: altair_spec(build()))
 
 
 class _Checked:
@@ -98,8 +107,13 @@ def chart(run: str | None, what: tuple[Hashable, ...], build: Callable, current:
     """The chart `build()` makes (an Altair chart with a `current` parameter, see
     charts.lessons.set_current), built once per `run` and `what`, step `current` marked.
 
-    A chart's spec kept here is copied on every call (st.cache_data unpickles it), so
-    setting the step does not change what another session gets."""
+    A chart's spec kept here is shared: the step is set on a copy of its top level and
+    its parameters (all that set_current changes), so another session never sees it."""
+    from subtok_core.charts.lessons import set_current  # here: it imports Altair
+
     spec = altair_spec(build()) if run is None else _spec(run, what, build)
-    st.vega_lite_chart(viz.set_current(spec, current), width="stretch")
+    mine = dict(spec)
+    if "params" in spec:
+        mine["params"] = [dict(param) for param in spec["params"]]
+    st.vega_lite_chart(set_current(mine, current), width="stretch")
     say_under(spec)

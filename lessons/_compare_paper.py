@@ -20,12 +20,15 @@ PAGE = "compare"
 SEED = f"`{bostrom.BOSTROM}`"
 
 
-@st.cache_data(max_entries=24, show_spinner=False)
-def example_cuts(kind: str, model_print: str, _model) -> tuple[tuple[str, ...], ...]:
-    """Each 002 example as `_model` (fingerprint `model_print`) cuts it: its tokens."""
-    return tuple(
-        tuple(s.text for s in compare.encode(_model, ex.original).spans) for ex in bostrom.EXAMPLES
-    )
+def example_cuts(kind: str, model_print: str, model) -> tuple[tuple[str, ...], ...]:
+    """Each 002 example as `model` (fingerprint `model_print`) cuts it: its tokens, kept in
+    the server-wide store and on disk (lessons._store.derived). Read only."""
+
+    def compute() -> tuple[tuple[str, ...], ...]:
+        encoded = (compare.encode(model, ex.original) for ex in bostrom.EXAMPLES)
+        return tuple(tuple(s.text for s in e.spans) for e in encoded)
+
+    return derived(("compare example cuts", kind, model_print), compute)
 
 
 def scored(kind: str, model_print: str, model) -> morphology.Alignment:
@@ -168,7 +171,8 @@ def morphology_view(models: dict, prints: dict, labels: dict, names: list, where
 
     def summary() -> None:
         table = morphology.summary(results)
-        cached.altair(viz_morphology.alignment_chart(table, names=names))
+        chart = lambda: viz_morphology.alignment_chart(table, names=names)  # noqa: E731
+        cached.figure(run, ("morphology",), chart)  # its spec kept on disk too
         st.caption(viz_morphology.HOW_TO_READ)
         st.dataframe(table.style.format(precision=3, na_rep="undefined"), hide_index=True)
         pick = {k: results[labels[k]] if k in models else None for k in ("bpe", "unigram")}

@@ -10,6 +10,7 @@ import streamlit as st
 
 from lessons import _sage_results as outcome
 from lessons import _sage_views as views
+from lessons._store import derived
 from subtok_core import sage
 from subtok_core.sage import paper, summary, table1, table2
 from subtok_core.sage.explain import bracketed
@@ -46,9 +47,10 @@ def _sentence(row: table1.TableOneRow, cuts, token: str | None) -> str:
     return ("… " if row.more_before else "") + " ".join(words) + (" …" if row.more_after else "")
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def _table_one(run: str, _bpe, _sage, _sentences) -> table1.TableOne | None:
-    return table1.table_one(_bpe, _sage, _sentences)
+def _table_one(run: str, bpe, kept, sentences) -> table1.TableOne | None:
+    """Table 1 of the run `run` (the trace and its sample), kept in the server-wide store
+    and on disk (lessons._store.derived). Read only."""
+    return derived(("sage table 1", run), lambda: table1.table_one(bpe, kept, sentences))
 
 
 def table_one(run: str, trace, sentences) -> None:
@@ -81,12 +83,15 @@ def table_one(run: str, trace, sentences) -> None:
     )
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def _window_change(run: str, _trace, _sentences) -> table2.WindowChange | None:
-    def state_at(step: int):
-        return views.state_at(run, step, _trace, _sentences)
+def _window_change(run: str, trace, sentences) -> table2.WindowChange | None:
+    """Table 2 of the run `run`, kept like Table 1 (finding it re-cuts the sample at each
+    of the run's first steps)."""
 
-    return table2.find_window_change(_trace, _sentences, state_at)
+    def state_at(step: int):
+        return views.state_at(run, step, trace, sentences)
+
+    compute = lambda: table2.find_window_change(trace, sentences, state_at)  # noqa: E731
+    return derived(("sage table 2", run), compute)
 
 
 def _table_two_rows(c, piece: str, margin: int = 2) -> list[tuple[str, str]]:

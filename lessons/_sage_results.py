@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from lessons._a11y import altair_chart  # the chart and its sentence
+from lessons import _cached as cached
 from lessons._store import derived, fingerprint
 from subtok_core import measure as metrics
 from subtok_core import sage
@@ -195,22 +195,32 @@ CHARTS = [  # title, table, HOW_TO_READ key, builder
 
 
 def charts(vocabs: dict, toks: Encoded, key: str) -> None:
-    per = {n: tables(key, digest(v), toks.of(n), v) for n, v in vocabs.items()}
+    """The paper's charts of the four vocabularies on the sample `key`, each chart's spec
+    built once and kept (lessons._cached.figure): a restarted server builds none."""
+    digests = {n: digest(v) for n, v in vocabs.items()}
+    per = {n: tables(key, digests[n], toks.of(n), v) for n, v in vocabs.items()}
+    run = fingerprint(key, *digests.values(), *NAMES)  # the sample, the vocabularies, colours
     st.subheader("The paper's charts, four vocabularies of the same size")
-    spent = viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})
-    altair_chart(viz_compare.efficiency_chart(spent, names=NAMES))
+    spent = lambda: viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})  # noqa: E731
+    cached.figure(
+        run, ("sage", "efficiency"), lambda: viz_compare.efficiency_chart(spent(), names=NAMES)
+    )
     st.caption(viz_compare.HOW_TO_READ["efficiency"])
     left, right = st.columns(2)
     for number, (title, table_key, read, builder) in enumerate(CHARTS):
-        table = viz_compare.stack({n: t[table_key] for n, t in per.items()})
+
+        def build(builder=builder, table_key=table_key):
+            table = viz_compare.stack({n: t[table_key] for n, t in per.items()})
+            return builder(table, names=NAMES)
+
         with left if number % 2 == 0 else right:
             st.markdown(f"#### {title}")
-            altair_chart(builder(table, names=NAMES))
+            cached.figure(run, ("sage", table_key), build)
             st.caption(viz_compare.HOW_TO_READ[read])
     diff = derived(
-        ("sage diff", key, digest(vocabs["SaGe"]), digest(vocabs["BPE"])),
+        ("sage diff", key, digests["SaGe"], digests["BPE"]),
         lambda: metrics.frequency_diff(toks.of("SaGe")(), toks.of("BPE")()),
     )
     st.markdown("#### Tokens whose frequency differs most (Table 3)")
-    altair_chart(viz_compare.frequency_diff_chart(diff))
+    cached.figure(run, ("sage", "diff"), lambda: viz_compare.frequency_diff_chart(diff))
     st.caption(viz_compare.HOW_TO_READ["frequency_diff"])

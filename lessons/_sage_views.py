@@ -11,7 +11,7 @@ import streamlit as st
 from lessons import _cached as cached
 from lessons._export import downloads
 from lessons._steps import step_slider
-from lessons._store import run_key
+from lessons._store import derived, run_key
 from lessons._tables import STATUS_COLUMN, pinned_key, style_status
 from subtok_core import sage
 from subtok_core.charts import lessons as viz
@@ -170,9 +170,12 @@ def state_at(run: str, step: int, trace, sentences) -> sage.SentenceCorpus:
     return _run_states(run).at(trace, sentences, step)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def _first_used(run: str, step: int, _trace, _sentences) -> int:
-    return sage.first_used(_trace, state_at(run, step, _trace, _sentences), step)
+def _first_used(run: str, step: int, trace, sentences) -> int:
+    """The first candidate of step `step` that a sentence uses, kept in the server-wide
+    store and on disk (lessons._store.derived), as the close-up below: the tab a link
+    opens needs no re-cut sample on a restarted server."""
+    compute = lambda: sage.first_used(trace, state_at(run, step, trace, sentences), step)  # noqa: E731
+    return derived(("sage first used", run, step), compute)
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)
@@ -182,12 +185,17 @@ def _pair_loss(run: str, retrained: int, _trace) -> PairLoss:
     return PairLoss(_trace.steps[retrained - 1].embeddings)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def _close_up(run: str, step: int, piece: str, sentence, _trace, _sentences) -> sage.CloseUp:
-    state = state_at(run, step, _trace, _sentences)
-    retrained = [n for n, r in enumerate(_trace.steps[:step], 1) if r.embeddings is not None]
-    pair = _pair_loss(run, retrained[-1], _trace) if retrained else None
-    return sage.close_up(_trace, state, step, piece, sentence, pair)
+def _close_up(run: str, step: int, piece: str, sentence, trace, sentences) -> sage.CloseUp:
+    """One candidate's close-up (`sentence`: which of its sentences, None: the first), kept
+    like _first_used. Read only."""
+
+    def compute() -> sage.CloseUp:
+        state = state_at(run, step, trace, sentences)
+        retrained = [n for n, r in enumerate(trace.steps[:step], 1) if r.embeddings is not None]
+        pair = _pair_loss(run, retrained[-1], trace) if retrained else None
+        return sage.close_up(trace, state, step, piece, sentence, pair)
+
+    return derived(("sage close-up", run, step, piece, sentence), compute)
 
 
 def drill_down(trace, sentences, run: str, i: int) -> None:

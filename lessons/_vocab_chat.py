@@ -11,6 +11,7 @@ import streamlit as st
 
 from lessons._inspect import card_link, visible
 from lessons._keys import widget_key
+from lessons._store import derived, fingerprint
 from subtok_core.vocab.chat import (
     CONTROL_MEANING,
     NOT_PUBLISHED,
@@ -52,10 +53,12 @@ ROLE_MARK = {
 LABELS = {"mistral-v1": "Mistral v1", "mistral-v3": "Mistral v3", "tekken": "Tekken"}
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
 def cached_chat(name: str, system: str, user: str, assistant: str) -> Chat:
-    """One conversation through one tokenizer, kept by everything it depends on."""
-    return encode_chat(name, system, user, assistant)
+    """One conversation through one tokenizer, kept by everything it depends on in the
+    server-wide store and on disk (lessons._store.derived; the texts by their digest): a
+    restarted server shows the page's conversation without loading mistral-common."""
+    texts = fingerprint(system, user, assistant)
+    return derived(("vocab chat", name, texts), lambda: encode_chat(name, system, user, assistant))
 
 
 def chips(chat: Chat) -> str:
@@ -111,7 +114,11 @@ def chat_section() -> None:
     st.caption("The control tokens: " + "; ".join(placed) + ". Mistral v1 has no control "
                "token for [INST]: its format writes the brackets as ordinary text.")  # fmt: skip
     st.markdown(f"**cl100k_base (GPT-4)**: {NOT_PUBLISHED}")
-    words = turn_texts("cl100k_base", texts["system"], texts["user"], texts["assistant"])
+    turns = (texts["system"], texts["user"], texts["assistant"])
+    words = derived(  # kept like the chats: cl100k_base's encoder is built once, not per server
+        ("vocab chat turns", "cl100k_base", fingerprint(*turns)),
+        lambda: turn_texts("cl100k_base", *turns),
+    )
     st.dataframe(
         pd.DataFrame([{"turn": role, "tokens of its text": len(pieces),
                        "text": " | ".join(visible(p) for p in pieces)}

@@ -1,21 +1,24 @@
-"""The /vocab page's data: every tokenizer's table and health, computed once per server
-(with a progress bar the first time) and shared by every session, keyed by the tokenizer's
-name (a pretrained one) or by the fingerprint of the model and its corpus (one trained
-here)."""
+"""The /vocab page's data: every tokenizer's table and health, computed once (with a
+progress bar the first time) and shared by every session. A health is kept as plain data
+in the server-wide store and on disk (lessons._store.derived), keyed by the tokenizer's
+name and file (a pretrained one) or by the fingerprint of the model and its corpus (one
+trained here): a restarted server, or one `subtok warm` prepared, reads it."""
 
 from __future__ import annotations
 
 import dataclasses
-import threading
+import functools
 from collections.abc import Callable
 
 import streamlit as st
 
-from lessons._store import fingerprint, trace_store
+from lessons._store import derived, fingerprint, trace_store
 from subtok_core import compare, parallel
 from subtok_core.pretrained import LABELS as PRETRAINED_LABELS
+from subtok_core.pretrained import files
 from subtok_core.store import Lease
-from subtok_core.vocab.health import Health, health
+from subtok_core.vocab.card import Card, token_card
+from subtok_core.vocab.health import CATEGORIES, Health, health
 from subtok_core.vocab.table import Table, pretrained_table
 from subtok_core.vocab.trained import trained_table, usage
 from subtok_core.vocab.uploaded import as_named
@@ -41,50 +44,136 @@ def _with_bar(text: str, compute: Callable[[Callable[[int, int], None]], object]
         holder.empty()
 
 
-KEPT_TRAINED = 16  # trained tokenizers' health kept per server, the oldest going first
-_LOCK = threading.Lock()  # one computation at a time: a second session waits for the first
+HEALTH = "vocab health"  # the kind of the tables kept below (lessons._store.derived)
+KEPT_FORMAT = 1  # bump when what kept() writes changes: older tables are then not read
+EXAMPLES = 6  # example tokens kept per category and tokenizer (the page shows them)
+CODES = {"special": "s", "partial": "p", "unreachable": "u", "ok": "o"}
+CATEGORY_OF = {code: category for category, code in CODES.items()}
 
 
-@st.cache_resource(show_spinner=False)
-def _kept() -> dict:
-    """The health of every tokenizer computed so far, by key, shared by every session as
-    it is (a Health holds the tokenizer's encoder: never copied, never changed)."""
-    return {}
+def kept(report: Health, used: dict | None = None) -> dict:
+    """A tokenizer's health as plain data, what the store keeps on disk: each token's
+    category as one letter (CODES), the unused positions, the trained model's use of each
+    piece (`used`), the table's size and the first EXAMPLES tokens of each category (id,
+    piece), so that the health table and its examples need no table of tokens."""
+    table = report.table
+    return {
+        "codes": "".join(CODES[c] for c in report.category),
+        "unused": report.unused,
+        "used": used,
+        "size": table.size,
+        "examples": {
+            category: tuple((table.ids[k], table.pieces[k]) for k in positions[:EXAMPLES])
+            for category in (*CATEGORIES, "unused")
+            for positions in [report.positions(category)]
+        },
+    }
 
 
-def _once(key, text: str, compute: Callable[[Callable[[int, int], None]], object]):
-    """The value under `key`, computed once per server with a progress bar (no bar when
-    another session has computed it; a session arriving meanwhile waits for it). The
-    value is read once and returned as read: another session may drop the key meanwhile."""
-    kept = _kept()
-    value = kept.get(key)
-    if value is None:
-        with _LOCK:
-            value = kept.get(key)
-            if value is None:
-                value = kept[key] = _with_bar(text, compute)
-                trained = [k for k in kept if k[0] == "trained"]
-                for old in trained[:-KEPT_TRAINED]:
-                    kept.pop(old, None)
-    return value
+class Sorted:
+    """One tokenizer's health as the page shows it, from what `kept` keeps: the counts and
+    examples at once, the tokens of a category (listed) kept too under `key` (the health's
+    own key; None: an upload, listed from its health), the full Health (every token's
+    category beside its table) only when asked for, its table built then by `table()`."""
+
+    def __init__(self, data: dict, table: Callable[[], Table], key: tuple | None = None):
+        self.data, self._table, self.key = data, table, key
+        self._health: Health | None = None
+
+    @classmethod
+    def of(cls, report: Health) -> Sorted:
+        """An uploaded tokenizer's health, kept in memory by its lease."""
+        found = cls(kept(report), lambda: report.table)
+        found._health = report
+        return found
+
+    @property
+    def size(self) -> int:
+        return self.data["size"]
+
+    @property
+    def used(self) -> dict | None:
+        return self.data["used"]
+
+    def counts(self) -> dict[str, int | None]:
+        codes, unused = self.data["codes"], self.data["unused"]
+        counts: dict[str, int | None] = {c: codes.count(CODES[c]) for c in CATEGORIES}
+        counts["unused"] = None if unused is None else len(unused)
+        return counts
+
+    def examples(self, category: str) -> tuple[tuple[int, str], ...]:
+        """The first tokens of `category` (or "unused"), by id: (id, piece)."""
+        return self.data["examples"][category]
+
+    def listed(self, category: str, limit: int) -> tuple[tuple[int, str, bytes | None], ...]:
+        """The first `limit` tokens of `category` (or "unused") by id: (id, piece, bytes),
+        kept like the health (browsing the default category builds no table of tokens)."""
+
+        def compute() -> tuple[tuple[int, str, bytes | None], ...]:
+            report = self.health()
+            table = report.table
+            first = report.positions(category)[:limit]
+            return tuple((table.ids[k], table.pieces[k], table.data[k]) for k in first)
+
+        if self.key is None:
+            return compute()
+        return derived(("vocab listed", *self.key[1:], category, limit), compute)
+
+    def health(self) -> Health:
+        if self._health is None:
+            category = tuple(CATEGORY_OF[code] for code in self.data["codes"])
+            self._health = Health(self._table(), category, self.data["unused"])
+        return self._health
 
 
-def pretrained_health(name: str) -> Health:
-    """A pretrained tokenizer's health (some seconds the first time on a server)."""
+@functools.cache  # the files of installed packages do not change under a running server
+def file_print(name: str) -> str:
+    """What a pretrained vocabulary's kept health depends on besides our code: its file's
+    name and size (a package upgrade that changes the file changes them)."""
+    path = files.locate(name)
+    return f"{path.name}:{path.stat().st_size}"
+
+
+def pretrained_health(name: str) -> Sorted:
+    """A pretrained tokenizer's health, computed once (some seconds, with a progress bar)
+    and kept in the server-wide store and on disk: a restarted server reads it and builds
+    no table of tokens until one is browsed."""
     text = f"Sorting the {label(name)} tokens into categories (once per server) ..."
-    return _once(("pretrained", name), text, lambda report: health(pretrained_table(name), report))
+
+    def compute() -> dict:
+        return kept(_with_bar(text, lambda report: health(pretrained_table(name), report)))
+
+    key = (HEALTH, KEPT_FORMAT, "pretrained", name, file_print(name))
+    return Sorted(derived(key, compute), lambda: pretrained_table(name), key)
 
 
-def trained_health(model, model_print: str, wc) -> tuple[Health, dict]:
+def trained_health(model, model_print: str, wc) -> Sorted:
     """A trained model's health with its unused tokens, and its use of each piece on its
-    training words (`model_print`: the fingerprint of the model and of its corpus)."""
+    training words (`model_print`: the fingerprint of the model and of its corpus), kept
+    like a pretrained one's."""
 
-    def compute(report) -> tuple[Health, dict]:
-        found = health(trained_table(model, model.algorithm), report, model=model, wc=wc)
-        return found, dict(usage(model, wc))
+    def compute() -> dict:
+        def sort(report) -> Health:
+            return health(trained_table(model, model.algorithm), report, model=model, wc=wc)
+
+        return kept(_with_bar(text, sort), dict(usage(model, wc)))
 
     text = f"Sorting the tokens of your {compare.LABELS[model.algorithm]} into categories ..."
-    return _once(("trained", model_print), text, compute)
+    key = (HEALTH, KEPT_FORMAT, "trained", model_print)
+    return Sorted(derived(key, compute), lambda: _trained_table(model_print, model), key)
+
+
+def card(name: str, token_id: int, mine: dict) -> tuple[Card, bool]:
+    """The card of id `token_id` of one tokenizer (see table_of for `mine`), and whether
+    the tokenizer was trained here. A pretrained one's card is kept in the server-wide
+    store and on disk (the card a shared link opens: a restarted server builds no table of
+    tokens for it); ValueError for an id the tokenizer does not have."""
+    if name in PRETRAINED:
+        key = ("vocab card", KEPT_FORMAT, name, file_print(name), token_id)
+        return derived(key, lambda: token_card(pretrained_table(name), token_id)), False
+    table, model, used = table_of(name, mine)
+    wc = None if model is None else mine[name][2]
+    return token_card(table, token_id, model=model, used=used, wc=wc), model is not None
 
 
 def uploaded_lease(text: str, name: str, digest: str) -> Lease:
@@ -126,16 +215,19 @@ def models(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, s
     return {kind: (found[keys[kind]], keys[kind]) for kind in kinds}
 
 
-def table_of(name: str, mine: dict) -> tuple[Table, Health, object, dict | None]:
-    """The table, the health, the model (None: pretrained) and the use on the corpus of
-    one tokenizer: a pretrained name, or a kind trained here (`mine`: kind -> (model,
-    fingerprint, word counts))."""
+def table_of(name: str, mine: dict) -> tuple[Table, object, dict | None]:
+    """The table, the model (None: pretrained) and the use on the corpus of one tokenizer:
+    a pretrained name, an upload, or a kind trained here (`mine`: kind -> (model,
+    fingerprint, word counts); an upload: name -> its Sorted health)."""
     if name in PRETRAINED:
-        report = pretrained_health(name)
-        return report.table, report, None, None
+        return pretrained_table(name), None, None
     if name.startswith("hf:"):
-        report = mine[name]
-        return report.table, report, None, None
+        return mine[name].health().table, None, None
     model, model_print, wc = mine[name]
-    report, used = trained_health(model, model_print, wc)
-    return report.table, report, model, used
+    return _trained_table(model_print, model), model, trained_health(model, model_print, wc).used
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _trained_table(model_print: str, _model) -> Table:
+    """The table of a model trained here (fingerprint `model_print`), built once."""
+    return trained_table(_model, _model.algorithm)

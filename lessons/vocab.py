@@ -27,11 +27,9 @@ from lessons._present import page_head, settings_row
 from lessons._store import fingerprint
 from lessons._url import choice_box, limit_help, number_box
 from subtok_core import compare, limits
-from subtok_core.vocab.card import token_card
-from subtok_core.vocab.health import CATEGORIES, SENTENCES, Health
+from subtok_core.vocab.health import CATEGORIES, SENTENCES
 
 PAGE = "vocab"
-EXAMPLES = 6  # example tokens per category and tokenizer
 BROWSE_ROWS = 2000  # tokens listed at most when browsing one category
 MAX_ID = 10_000_000
 
@@ -105,13 +103,13 @@ class Mine:
             self.found = {k: (m, fingerprint(p, corpus_print), wc) for k, (m, p) in trained.items()}
         return self.found
 
-    def uploaded(self) -> dict:
+    def uploaded(self) -> dict[str, data.Sorted]:
         """This session's uploaded tokenizer.json, by name -> its health (or nothing)."""
         mine = st.session_state.get(UPLOADED)
         if mine is None:
             return {}
         name = mine["name"]
-        return {name: data.named(mine["lease"].value, name[3:])}
+        return {name: data.Sorted.of(data.named(mine["lease"].value, name[3:]))}
 
     def link(self, tok: str, token_id: int) -> str:
         trained = tok in data.TRAINED
@@ -134,19 +132,13 @@ def card_section(mine: Mine) -> None:
     )  # fmt: skip
     try:
         found = mine.get() if tok in mine.kinds else mine.uploaded()
-        table, report, model, used = data.table_of(tok, found)
+        if wanted:  # the table of tokens is built only to search it
+            found_links(data.table_of(tok, found)[0], tok, wanted, mine)
+        card, trained = data.card(tok, token_id, found)
     except (ValueError, KeyError) as err:
         st.error(str(err) if isinstance(err, ValueError) else f"{tok} is not trained here.")
         return
-    if wanted:
-        found_links(table, tok, wanted, mine)
-    try:
-        wc = mine.get()[tok][2] if model is not None else None
-        card = token_card(table, token_id, model=model, used=used, wc=wc)
-    except ValueError as err:
-        st.error(str(err))
-        return
-    cards.show_card(card, trained=model is not None)
+    cards.show_card(card, trained=trained)
 
 
 def found_links(table, tok: str, wanted: str, mine: Mine) -> None:
@@ -168,65 +160,63 @@ def code(piece: str) -> str:
     return inline_code(visible(piece))
 
 
-def counts_frame(reports: dict[str, Health]) -> pd.DataFrame:
+def counts_frame(reports: dict[str, data.Sorted]) -> pd.DataFrame:
     rows = []
     for name, report in reports.items():
         counts = report.counts()
         unused = "—" if counts["unused"] is None else f"{counts['unused']:,}"
-        rows.append({"tokenizer": data.label(name), "tokens": report.table.size,
+        rows.append({"tokenizer": data.label(name), "tokens": report.size,
                      **{c: counts[c] for c in CATEGORIES}, "unused": unused})  # fmt: skip
     return pd.DataFrame(rows)
 
 
-def health_sentence(reports: dict[str, Health]) -> str:
+def health_sentence(reports: dict[str, data.Sorted]) -> str:
     """The share of tokens that are not plain reachable text, per tokenizer, in words."""
     said = []
     for name, report in reports.items():
         counts = report.counts()
-        other = report.table.size - counts["ok"]
-        said.append(f"{data.label(name)} {other:,} of {report.table.size:,} "
-                    f"({other / max(report.table.size, 1):.1%})")  # fmt: skip
+        other = report.size - counts["ok"]
+        said.append(f"{data.label(name)} {other:,} of {report.size:,} "
+                    f"({other / max(report.size, 1):.1%})")  # fmt: skip
     return "Tokens that are special, partial or unreachable: " + "; ".join(said) + "."
 
 
-def examples(reports: dict[str, Health], mine: Mine) -> None:
+def examples(reports: dict[str, data.Sorted], mine: Mine) -> None:
     """A few tokens of each category and tokenizer, each a link to its card."""
     for category in (*CATEGORIES, "unused"):
         lines = []
         for name, report in reports.items():
-            positions = report.positions(category)[:EXAMPLES]
-            if not positions:
+            first = report.examples(category)
+            if not first:
                 continue
-            table = report.table
             links = " ".join(
-                f"[{code(table.pieces[k][:24])}]({mine.link(name, table.ids[k])})"
-                for k in positions
+                f"[{code(piece[:24])}]({mine.link(name, token_id)})" for token_id, piece in first
             )
             lines.append(f"- {data.label(name)}: {links}")
         if lines:
             st.markdown(f"**{category}**: {SENTENCES[category]}\n" + "\n".join(lines))
 
 
-def browse(reports: dict[str, Health], mine: Mine) -> None:
-    """Every token of one category of one tokenizer, each with a link to its card."""
+def browse(reports: dict[str, data.Sorted], mine: Mine) -> None:
+    """Every token of one category of one tokenizer, each with a link to its card (the
+    tokenizer's table of tokens is built for the one chosen, not before)."""
     c1, c2 = st.columns(2)
     name = c1.selectbox("tokenizer", list(reports), format_func=data.label,
                         key=widget_key(PAGE, "browse_tok"))  # fmt: skip
     report = reports[name]
-    found = [c for c in (*CATEGORIES, "unused") if report.positions(c)]
+    counts = report.counts()
+    found = [c for c in (*CATEGORIES, "unused") if counts[c]]
     category = c2.selectbox("category", found, key=widget_key(PAGE, "browse_cat"))
-    positions = report.positions(category)
-    table = report.table
-    rows = [{"id": table.ids[k], "token": visible(table.pieces[k]),
-             "bytes (hex)": (table.data[k] or b"").hex(" ").upper(),
-             "card": mine.link(name, table.ids[k])} for k in positions[:BROWSE_ROWS]]  # fmt: skip
+    listed = report.listed(category, BROWSE_ROWS)
+    rows = [{"id": token_id, "token": visible(piece),
+             "bytes (hex)": (raw or b"").hex(" ").upper(),
+             "card": mine.link(name, token_id)} for token_id, piece, raw in listed]  # fmt: skip
     st.dataframe(
         pd.DataFrame(rows), hide_index=True,
         column_config={"card": st.column_config.LinkColumn("card", display_text="open")},
     )  # fmt: skip
-    shown = min(len(positions), BROWSE_ROWS)
-    st.caption(f"{data.label(name)}: {len(positions):,} {category} tokens, the first "
-               f"{shown:,} by id.")  # fmt: skip
+    st.caption(f"{data.label(name)}: {counts[category]:,} {category} tokens, the first "
+               f"{len(listed):,} by id.")  # fmt: skip
 
 
 def health_section(mine: Mine) -> None:
@@ -243,7 +233,7 @@ def health_section(mine: Mine) -> None:
     reports = {name: data.pretrained_health(name) for name in data.SIDE_BY_SIDE}
     try:
         for kind, (model, model_print, wc) in mine.get().items():
-            reports[kind] = data.trained_health(model, model_print, wc)[0]
+            reports[kind] = data.trained_health(model, model_print, wc)
     except ValueError as err:
         st.error(str(err))
     reports.update(mine.uploaded())  # a tokenizer.json added above, if any

@@ -4,9 +4,11 @@ Each URL is a page's address as a teacher will share it, the host left out or no
 ``/compare?corpus=sample:enwiki&size=8000&tok=bpe,wordpiece,unigram``. The command opens
 the page headlessly (Streamlit's AppTest runs app.py and the page as a browser's request
 would), so exactly the runs the page asks for are trained and kept on disk
-(subtok_core.diskcache); a server started afterwards with the same cache setting reads them
-instead of training. Streamlit is imported only when the command runs: the rest of the
-core never needs it.
+(subtok_core.diskcache), and with them the tables the page derives (measures, chart specs,
+a vocabulary's health: lessons._store.derived); a server started afterwards with the same
+cache setting reads them instead of computing them. Per page it says which runs it trained
+and read, and how many tables of each kind it computed and read. Streamlit is imported
+only when the command runs: the rest of the core never needs it.
 
 >>> lessons = ("bpe", "compare")
 >>> page_and_query("/bpe?corpus=toy:low-lower&marker=eow&merges=4", lessons)

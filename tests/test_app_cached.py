@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from apptools import APP, open_page
+from conftest import clear_every_cache
 from streamlit.testing.v1 import AppTest
 
 from subtok_core import bpe, corpus, sage
@@ -56,6 +57,16 @@ def test_a_chart_built_once_sends_what_st_altair_chart_sends_at_every_step():
     at.run()  # now from the cache: the same again
     direct, kept = charts(at)
     assert kept.spec == direct.spec and kept.datasets == direct.datasets
+
+
+def test_a_chart_kept_on_disk_is_sent_the_same_by_a_restarted_server():
+    at = script(GROWTH).run()
+    clear_every_cache()  # a restarted server: st caches and the in-memory store emptied
+    at.run()
+    direct, kept = charts(at)
+    assert kept.spec == direct.spec and kept.datasets == direct.datasets
+    store = trace_store()
+    assert store.counted("read") == {"table: chart": 1} and store.counted("computed") == {}
 
 
 LATTICE = """

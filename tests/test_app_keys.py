@@ -54,6 +54,8 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "compare.py": "compare",
     "_compare_views.py": "compare",
     "_compare_paper.py": "compare",
+    "_compare_models.py": "compare",
+    "_compare_measures.py": "compare",
     "sage.py": "sage",
     "_sage_views.py": "sage",
     "_sage_results.py": "sage",
@@ -91,6 +93,8 @@ MADE_BY_HELPER = {
     "_unigram_controls.py",
     "_unigram_lattice.py",
     "compare.py",
+    "_compare_models.py",
+    "_compare_measures.py",
 }
 ANY = "{}"  # a part of a key computed when the page runs
 

@@ -142,14 +142,14 @@ def test_uploads_are_held_by_leases_in_the_store_and_go_with_their_sessions():
     import hashlib
 
     from lessons._store import trace_store
-    from lessons._vocab_data import _kept
 
     store = trace_store()
     content = tiny_tokenizer_json()
-    key = ("vocab health", hashlib.sha256(content).hexdigest())
+    digest = hashlib.sha256(content).hexdigest()
+    key = ("vocab health", digest)
     sessions = [upload(open_page(PAGE, **TOY), f"t{k}.json", content) for k in range(2)]
     assert key in store.runs and store.pins[key] == 2  # one copy, counted in the budget
-    assert not [k for k in _kept() if k[0] == "uploaded"]  # nothing kept beside the store
+    assert [k for k in store.runs if digest in repr(k)] == [key]  # nothing kept beside it
     sessions.clear()  # every tab closed: their session state goes, and the leases with it
     gc.collect()
     assert key not in store.pins

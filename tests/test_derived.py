@@ -25,14 +25,18 @@ from subtok_core.warm_links import readme_links
 
 TOY, SIZE, KINDS = "toy:hug-pug", 30, ("bpe", "wordpiece", "unigram")
 LINK = f"/compare?corpus={TOY}&size={SIZE}&tok={','.join(KINDS)}"
-# what the Compare page derives for three tokenizers, by kind: per tokenizer its measures
-# and its morphology alignment; once the chart tables, the language premium and the pair
+# what the Compare page derives for three tokenizers, by kind: per tokenizer its measures,
+# its morphology alignment and its cuts of 002's examples; once the chart tables, the
+# language premium and the pair; and the spec of each of its nine charts (efficiency, the
+# five measures, the frequency differences of the pair, the premium, morphology)
 DERIVED = {
     "table: compare measures": len(KINDS),
     "table: compare morphology": len(KINDS),
+    "table: compare example cuts": len(KINDS),
     "table: compare charts": 1,
     "table: compare languages": 1,
     "table: compare pair": 1,
+    "table: chart": 9,
 }
 
 
@@ -88,6 +92,37 @@ def test_a_derived_table_written_by_one_store_is_read_back_equal_by_a_fresh_one(
     assert_same(made, back)
     assert fresh.counted("computed") == {} and fresh.counted("read") == {kind: 1}
     assert fresh.get(key, never) is back and fresh.counted("kept") == {kind: 1}
+
+
+def test_a_vocabulary_health_written_by_one_store_is_read_back_equal_by_a_fresh_one(tmp_path):
+    """The /vocab page's kept health of a trained BPE (lessons/_vocab_data.kept): plain
+    data on disk, the same health again after a restart, each token's category included."""
+    from lessons._vocab_data import Sorted, kept
+    from subtok_core.vocab.health import health
+    from subtok_core.vocab.trained import trained_table, usage
+
+    wc = corpus.load("toy:cat-bat")
+    model = compare.train("bpe", wc, 12)
+    table = trained_table(model, "bpe")
+    report = health(table, model=model, wc=wc)
+    kind = "table: vocab health"
+    key = (kind, "trained", "a fingerprint")
+    first = Store(disk=DiskCache(tmp_path, 1 << 26))
+    made = first.get(key, lambda _: kept(report, dict(usage(model, wc))))
+
+    def never(report):
+        raise AssertionError("a restarted store computed a health kept on disk")
+
+    fresh = Store(disk=DiskCache(tmp_path, 1 << 26))
+    back = fresh.get(key, never)
+    assert_same(made, back)
+    assert fresh.counted("computed") == {} and fresh.counted("read") == {kind: 1}
+    again = Sorted(back, lambda: table).health()  # every token's category, from the disk
+    assert again.category == report.category and again.unused == report.unused
+    assert Sorted(back, lambda: table).counts() == report.counts()
+    # the examples the page links to are the first tokens of each category, by id
+    ok = [(table.ids[k], table.pieces[k]) for k in report.positions("ok")]
+    assert list(Sorted(back, lambda: table).examples("ok")) == ok[:6]
 
 
 def test_a_dataframe_is_kept_as_plain_json_column_by_column():
@@ -165,11 +200,48 @@ def test_warm_stores_sage_tables_and_verdicts_and_a_fresh_page_computes_nothing(
     tiny = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}  # tests/test_app_sage
     assert main(["warm", "/sage?" + "&".join(f"{k}={v}" for k, v in tiny.items())]) == 0
     out = capsys.readouterr().out
-    assert "computed (sage diff 1, sage measures" in out and "sage tables 4," in out  # 4 vocabs
+    # the six charts and the loss curve; the close-up and Tables 1-2 a link opens; the
+    # measures of the four vocabularies and of the other random seeds, their chart tables
+    assert (
+        "computed (chart 7, sage close-up 1, sage diff 1, sage first used 1, sage measures 8, "
+        "sage table 1 1, sage table 2 1, sage tables 4, sage token count 2), 0 read" in out
+    )
     clear_every_cache()
     at = open_page("lessons/sage.py", **tiny)
     store = trace_store()
     assert store.counted("computed") == {}
     read = store.counted("read")
     assert read["table: sage tables"] == 4 and read["table: sage diff"] == 1
+    assert read["table: chart"] == 7 and read["table: sage table 1"] == 1
     assert "Which of the paper's trends" in " ".join(h.value for h in at.subheader)
+
+
+VOCAB = {"tok": "cl100k_base", "id": "15339", "corpus": "toy:cat-bat", "size": "12"}
+# what /vocab derives: the card the link opens, the health of the three real vocabularies it
+# sets side by side and of the three it trains, the tokens of the category browsed, and the
+# page's conversation through Mistral's three chat tokenizers and its turns through cl100k_base
+VOCAB_DERIVED = {
+    "table: vocab card": 1,
+    "table: vocab health": 6,
+    "table: vocab listed": 1,
+    "table: vocab chat": 3,
+    "table: vocab chat turns": 1,
+}
+
+
+@pytest.mark.slow  # sorts cl100k_base's, Mistral v1's and Tekken's 230,000 tokens
+def test_warm_stores_the_vocab_health_and_chats_and_a_fresh_page_computes_nothing(capsys):
+    assert main(["warm", "/vocab?" + "&".join(f"{k}={v}" for k, v in VOCAB.items())]) == 0
+    out = capsys.readouterr().out
+    computed = "vocab card 1, vocab chat 3, vocab chat turns 1, vocab health 6, vocab listed 1"
+    assert f"tables derived from them: 12 computed ({computed}), 0 read" in out
+
+    clear_every_cache()  # a restarted server
+    at = open_page("lessons/vocab.py", **VOCAB)
+    store = trace_store()
+    assert store.counted("computed") == {}
+    read = store.counted("read")
+    assert {k: read[k] for k in VOCAB_DERIVED} == VOCAB_DERIVED
+    frame = next(d.value for d in at.dataframe if "unreachable" in d.value.columns)
+    assert len(frame) == 6  # three real vocabularies and three trained here, read back
+    assert "cl100k_base (GPT-4), id 15339" in "\n".join(m.value for m in at.markdown)

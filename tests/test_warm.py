@@ -23,7 +23,8 @@ def test_warm_fills_the_cache_and_the_deep_link_then_trains_nothing(
     assert main(["warm", LINK]) == 0
     out = capsys.readouterr().out
     assert f"Cache: {fresh_cache_dir}" in out and "trained Learning merges" in out
-    assert "1 run trained" in out and len(DiskCache(fresh_cache_dir, 1 << 20).files()) == 1
+    assert "1 run trained" in out and "tables derived from them: 1 computed (chart 1)" in out
+    assert len(DiskCache(fresh_cache_dir, 1 << 20).files()) == 2  # the run, its chart's spec
     st.cache_data.clear()  # a restarted server: nothing in memory
     st.cache_resource.clear()
     trained = []

@@ -21,13 +21,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
-import altair as alt
 import numpy as np
 import pandas as pd
 
 from .. import palette
 from ..measure.names import COLUMN_NAMES
 from . import words
+from ._altair import alt
 from .lessons import FONT_SIZE, _style
 from .words import described
 

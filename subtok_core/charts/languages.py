@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import altair as alt
 import pandas as pd
 
 from ..languages import mostly_unknown
+from ._altair import alt
 from .compare import BAR_HEIGHT, _color, narrow, tip
 from .lessons import _style
 from .words import described
@@ -30,11 +30,14 @@ HOW_TO_READ = (
     "mostly unknown tokens: it counts text the tokenizer lost, not what the language costs."
 )
 UNKNOWN_MARK = "[UNK]"
+
+
 # six names side by side on a projector; slanted on a phone, where they would overlap and
 # Vega would drop every other one
-LANGUAGE_AXIS = alt.Axis(
-    labelAngle=narrow(-40, 0), labelAlign=narrow("'right'", "'center'"), labelOverlap=False
-)
+def language_axis() -> alt.Axis:
+    return alt.Axis(
+        labelAngle=narrow(-40, 0), labelAlign=narrow("'right'", "'center'"), labelOverlap=False
+    )
 
 
 def premium_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.LayerChart:
@@ -47,7 +50,7 @@ def premium_chart(df: pd.DataFrame, names: Sequence[str] | None = None) -> alt.L
         alt.Chart(df)
         .mark_bar()
         .encode(
-            x=alt.X("language:N", sort=order, title=None, axis=LANGUAGE_AXIS),
+            x=alt.X("language:N", sort=order, title=None, axis=language_axis()),
             xOffset=alt.XOffset("tokenizer:N", scale=alt.Scale(domain=scale.domain)),
             y=alt.Y("premium:Q", title="tokens relative to English"),
             color=color,

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import functools
 
-import altair as alt
 import pandas as pd
 
 from .. import palette
 from . import words
+from ._altair import alt
 from .words import described
 
 FONT_SIZE = 15

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import altair as alt
 import pandas as pd
 
 from . import words
+from ._altair import alt
 from .compare import BAR_HEIGHT, _color
 from .lessons import FONT_SIZE, _style
 from .words import described

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 
-import altair as alt
 import pandas as pd
 
 from .. import palette
 from . import words
+from ._altair import alt
 from .lessons import BASE, FONT_SIZE, HIGHLIGHT
 from .words import described
 

@@ -10,11 +10,11 @@ Unigram samples approach their exact probabilities. DataFrame -> Altair, no Stre
 
 from __future__ import annotations
 
-import altair as alt
 import pandas as pd
 
 from .. import palette
 from . import words
+from ._altair import alt
 from .lessons import BASE, HIGHLIGHT, _style
 from .words import described
 
