@@ -113,7 +113,7 @@ def chart(
     shows), the sentence that says how to read it, and its table as CSV (written only
     when the button is clicked). With thirty students on one server, building every chart
     and CSV again on each run cost half a second of the server's time (bench/load_ws.py)."""
-    st.markdown(f"#### {title}")
+    st.markdown(f"### {title}")
     cached.figure(run, ("compare", key, title), build)
     st.caption(viz_compare.HOW_TO_READ[read or key])
     st.download_button(
@@ -135,7 +135,7 @@ def charts(models: dict, prints: dict, measured: tuple, names: list[str]) -> dic
     per = {label(k): tables(k, keys[k], m, toks) for k, m in models.items()}
     run = fingerprint(*sorted(keys.items()), *names)  # the models, the lines, the colors
     shown = chart_tables(run, per)
-    st.subheader("Encoding efficiency")
+    st.header("Encoding efficiency")
     st.dataframe(shown["summary"], hide_index=True)
     st.caption(
         "Bostrom & Durrett (Table 2) report tokens per word and per word type; fewer "
@@ -247,7 +247,7 @@ def pair_panel(models: dict, toks: Encodings, keys: dict, names: list[str]) -> N
     a = label(first)
     other = st.selectbox(f"{a} against", others, format_func=label, key=widget_key(PAGE, "against"))
     b = label(other)
-    st.subheader(f"{a} against {b}")
+    st.header(f"{a} against {b}")
     pair = (first, other)
     run = fingerprint(keys[first], keys[other], *names)  # the models, the colours
     encoded = lambda: tuple(toks[k] for k in pair)  # noqa: E731  (read only if not kept)

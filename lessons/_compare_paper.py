@@ -50,7 +50,7 @@ def _chars(tokens, style: str) -> tuple[str, ...]:
 
 def examples_view(models: dict, prints: dict, labels: dict) -> None:
     """(a) Figure 1 and Appendix A: the paper's two cuts and each chosen tokenizer's."""
-    st.markdown("#### Their examples (Figure 1, Appendix A)")
+    st.markdown("### Their examples (Figure 1, Appendix A)")
     cuts = {k: example_cuts(k, prints[k], m) for k, m in models.items()}
     styles = {k: segmenter_of(m)[1] for k, m in models.items()}
     rows, same = [], {k: [0, 0] for k in models}
@@ -99,7 +99,7 @@ def _paper_order(models: dict) -> list[str]:
 def table2_view(per: dict | None, labels: dict) -> None:
     """(b) Table 2 beside this run's tokens per word type and per word (the page's
     fertility measure, passed in as `per`: label -> the page's tables)."""
-    st.markdown("#### Their Table 2: tokens per word")
+    st.markdown("### Their Table 2: tokens per word")
     if not per:
         st.info("The measures above could not be computed, so there is nothing to set beside.")
         return
@@ -107,11 +107,11 @@ def table2_view(per: dict | None, labels: dict) -> None:
     rows = []
     for label, field in (("tokens per word type", "tokens_per_type"),
                          ("tokens per word", "tokens_per_word")):  # fmt: skip
-        row = {"": label, "002 BPE": t2[label].printed, "002 unigram LM": "not in the text"}
+        row = {"measure": label, "002 BPE": t2[label].printed, "002 unigram LM": "not in the text"}
         row.update({name: f"{getattr(t['fertility'], field):.3f}" for name, t in per.items()})
         rows.append(row)
     rows.append(
-        {"": "tokens per word, from §4's counts",
+        {"measure": "tokens per word, from §4's counts",
          "002 BPE": f"{bostrom.SECTION4_BPE_PER_WORD:.3f}",
          "002 unigram LM": f"{bostrom.SECTION4_UNIGRAM_PER_WORD:.3f}",
          **{name: "" for name in per}}
@@ -155,7 +155,7 @@ def _fewer(per: dict, labels: dict) -> str:
 def morphology_view(models: dict, prints: dict, labels: dict, names: list, where: str) -> None:
     """(c) Precision, recall and F1 of each tokenizer's cuts on the gold list, a chart, and
     the sentence on 002's claim."""
-    st.markdown("#### Do the cuts follow morphology?")
+    st.markdown("### Do the cuts follow morphology?")
     gold = morphology.load_gold()
     st.write(
         "002 (section 3) finds that unigram LM pieces *align with morphology* better than "
@@ -207,7 +207,7 @@ def gold_cuts(gold, results: dict) -> pd.DataFrame:
 
 def bostrom_view(models, prints, labels, names, per, corpus_name: str, size: int) -> None:
     """The three views, under one heading."""
-    st.subheader("Bostrom & Durrett (002): BPE against unigram LM")
+    st.header("Bostrom & Durrett (002): BPE against unigram LM")
     examples_view(models, prints, labels)
     table2_view(per, labels)
     shown = {"text:your own": "your own text", "upload:a .txt file": "the uploaded text"}

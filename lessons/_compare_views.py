@@ -142,7 +142,7 @@ def _use_example() -> None:
 def side_by_side(models: dict, labels: dict, cards: tuple[dict | None, str]) -> None:
     """The typed text through every tokenizer: tokens, their count, characters per token;
     each token linked to its card on /vocab (`cards`: inspect.card_corpus)."""
-    st.subheader("One text, every tokenizer")
+    st.header("One text, every tokenizer")
     st.pills("examples", list(EXAMPLES), key=widget_key(PAGE, "example"), on_change=_use_example)
     typed = widget_key(PAGE, "encode")
     inspect.text_from_url(typed)  # ?text= reopens the view
@@ -217,7 +217,7 @@ def premium_table(kinds: tuple[str, ...], prints: tuple[str, ...], models: dict,
 
 def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -> None:
     """The same three sentences in six languages: tokens per language relative to English."""
-    st.subheader("The same sentences in other languages")
+    st.header("The same sentences in other languages")
     st.write(
         "Three everyday sentences, written for this page in English, Russian, German, "
         "Chinese, Arabic and Hindi with the same meaning. Petrov et al. (2023, *Language "

@@ -54,7 +54,7 @@ def _table_one(run: str, bpe, kept, sentences) -> table1.TableOne | None:
 
 
 def table_one(run: str, trace, sentences) -> None:
-    st.subheader("Table 1: a token BPE keeps and SaGe drops")
+    st.header("Table 1: a token BPE keeps and SaGe drops")
     bpe, kept = sage.bpe_model(trace).vocab, sage.vocab_after(trace)
     found = _table_one(run, bpe, kept, sentences)
     left, right = st.columns(2)
@@ -113,7 +113,7 @@ def _table_two_rows(c, piece: str, margin: int = 2) -> list[tuple[str, str]]:
 
 
 def table_two(run: str, trace, sentences) -> None:
-    st.subheader("Table 2: a target whose window changed from outside it")
+    st.header("Table 2: a target whose window changed from outside it")
     st.markdown("**This run**")
     with st.spinner("Looking for such a target in the run's first steps ..."):
         change = _window_change(run, trace, sentences)
@@ -144,7 +144,7 @@ def table_two(run: str, trace, sentences) -> None:
 
 
 def figures(key: str, trace, sentences) -> None:
-    st.subheader("The paper's summary figures beside this run's")
+    st.header("The paper's summary figures beside this run's")
     lines = tuple(" ".join(words) for words in sentences)
     vocabs = {"BPE": sage.bpe_model(trace).vocab, "SaGe": sage.vocab_after(trace)}
     tokens = {n: outcome.token_count(key, n, v, lines) for n, v in vocabs.items()}

@@ -98,7 +98,7 @@ def verdicts(vocabs: dict, toks: Encoded, randoms: list, lines, key: str) -> Non
     for trace in randoms:
         vocab = sage.vocab_after(trace)
         rand.append(_measure(key, vocab, toks.of("random-pruned", vocab), bpe))
-    st.subheader("Which of the paper's trends does this sample reproduce?")
+    st.header("Which of the paper's trends does this sample reproduce?")
     for trend in sage_verdict.TRENDS:
         line = sage_verdict.verdict(trend, got["BPE"], got["SaGe"], got["frequency-pruned"], rand)
         st.markdown(f"- {line}")
@@ -155,7 +155,7 @@ OVERLAP_NAMES = {
 
 
 def overlaps(trace, vocabs: dict) -> None:
-    st.subheader("Tokens only in one vocabulary")
+    st.header("Tokens only in one vocabulary")
     both = metrics.overlap(vocabs["SaGe"], vocabs["BPE"], names=("SaGe", "BPE"))
     st.dataframe(
         both.table.rename(columns=OVERLAP_NAMES),
@@ -200,7 +200,7 @@ def charts(vocabs: dict, toks: Encoded, key: str) -> None:
     digests = {n: digest(v) for n, v in vocabs.items()}
     per = {n: tables(key, digests[n], toks.of(n), v) for n, v in vocabs.items()}
     run = fingerprint(key, *digests.values(), *NAMES)  # the sample, the vocabularies, colours
-    st.subheader("The paper's charts, four vocabularies of the same size")
+    st.header("The paper's charts, four vocabularies of the same size")
     spent = lambda: viz_compare.summary_table({n: t["efficiency"] for n, t in per.items()})  # noqa: E731
     cached.figure(
         run, ("sage", "efficiency"), lambda: viz_compare.efficiency_chart(spent(), names=NAMES)
@@ -214,13 +214,13 @@ def charts(vocabs: dict, toks: Encoded, key: str) -> None:
             return builder(table, names=NAMES)
 
         with left if number % 2 == 0 else right:
-            st.markdown(f"#### {title}")
+            st.markdown(f"### {title}")
             cached.figure(run, ("sage", table_key), build)
             st.caption(viz_compare.HOW_TO_READ[read])
     diff = derived(
         ("sage diff", key, digests["SaGe"], digests["BPE"]),
         lambda: metrics.frequency_diff(toks.of("SaGe")(), toks.of("BPE")()),
     )
-    st.markdown("#### Tokens whose frequency differs most (Table 3)")
+    st.markdown("### Tokens whose frequency differs most (Table 3)")
     cached.figure(run, ("sage", "diff"), lambda: viz_compare.frequency_diff_chart(diff))
     st.caption(viz_compare.HOW_TO_READ["frequency_diff"])

@@ -104,7 +104,7 @@ def step_log(trace) -> int:
 
 
 def candidates(step) -> None:
-    st.markdown(f"#### Step {step.number}: the candidate set, lowest ablation loss first")
+    st.markdown(f"## Step {step.number}: the candidate set, lowest ablation loss first")
     pruned = {p for p, _ in step.pruned}
     table = pd.DataFrame(step.candidates, columns=["piece", "ablation loss"])
     table["status"] = ["pruned" if p in pruned else "" for p in table["piece"]]

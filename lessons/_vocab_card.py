@@ -69,7 +69,7 @@ def facts_frame(card: Card) -> pd.DataFrame:
         rows.append(("made by merge", f"{card.step:,}"))
     if card.frequency is not None:
         rows.append(("produced on its training corpus", f"{card.frequency:,} times"))
-    return pd.DataFrame(rows, columns=["", "this token"])
+    return pd.DataFrame(rows, columns=["fact", "this token"])
 
 
 def rank_word(card: Card, trained: bool) -> str:
@@ -80,7 +80,7 @@ def show_card(card: Card, trained: bool) -> None:
     """Draw one card: the facts, the category's sentence, what its text alone gives, the
     merge tree and, for a tokenizer trained here, the words that use it."""
     with st.container(border=True, key="vocab_card"):
-        st.markdown(f"#### {card.label}, id {card.id}: {inline_code(visible(card.piece))}")
+        st.markdown(f"### {card.label}, id {card.id}: {inline_code(visible(card.piece))}")
         left, right = st.columns([1, 1])
         left.table(facts_frame(card), hide_index=True)
         with right:

@@ -83,7 +83,7 @@ def counts_frame(chats: dict[str, Chat]) -> pd.DataFrame:
 
 
 def chat_section() -> None:
-    st.subheader("Chat turns as tokens")
+    st.header("Chat turns as tokens")
     st.write(
         "A chat model never sees roles: it sees one row of tokens. Type a conversation and "
         "see it as Mistral's models were trained on it, written by mistral-common (the "

@@ -146,7 +146,7 @@ views.export_panel(models, prints, labels)
 st.divider()
 views.languages_view(models, prints, labels, names)
 st.divider()
-st.subheader("Measured on a corpus")
+st.header("Measured on a corpus")
 measure = choice_box(
     st,
     "measure on",

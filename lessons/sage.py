@@ -66,9 +66,9 @@ def use_paper() -> None:
     st.session_state["lines"] = 0
 
 
-def sample_controls(row) -> tuple[Sequence[Sequence[str]], str] | None:
+def sample_controls(row) -> tuple[Sequence[Sequence[str]], str, str] | None:
     """The sample (in the settings popover `row`; an upload's box on the page itself, where
-    the student sees it) and its sentences with their key; None until there is a file."""
+    the student sees it): its sentences, their key and its name; None until there is a file."""
     c1, c2 = row.columns([3, 1])
     name = choice_box(c1, "sample", SAMPLES, "corpus", SAMPLES[0])
     top = limits.limit("sample_lines", "web")
@@ -97,7 +97,7 @@ def sample_controls(row) -> tuple[Sequence[Sequence[str]], str] | None:
         f"{said} (lines split into sentences: SaGe's context never crosses a sentence end)."
     )
     row.note(said)
-    return sentences, key
+    return sentences, key, name
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -211,7 +211,7 @@ row = settings_row("sage")
 chosen = sample_controls(row)
 if chosen is None:
     st.stop()
-sentences, sample_key = chosen
+sentences, sample_key, sample_name = chosen
 settings = settings_controls(row)
 try:
     sage.check_settings(settings)
@@ -224,7 +224,7 @@ if trace is None:
     st.stop()
 st.session_state["sage_latest"] = {  # the Compare page can add it to its tokenizers
     "model": sage.model_from_trace(trace),
-    "sample": st.session_state.get("corpus", "sample"),
+    "sample": sample_name,
     "size": settings.vocab_size,
 }
 log_tab, token_tab, paper_tab, result_tab = st.tabs(

@@ -119,7 +119,7 @@ class Mine:
 
 def card_section(mine: Mine) -> None:
     """One token's card, chosen by tokenizer and id (both in the address)."""
-    st.subheader("A token's card")
+    st.header("A token's card")
     c1, c2, c3 = st.columns([2, 1, 2])
     options = [*data.PRETRAINED, *mine.kinds, *mine.uploaded()]
     # no format_func: a bound select box reads the address through it (tok=mistral-v1)
@@ -220,7 +220,7 @@ def browse(reports: dict[str, data.Sorted], mine: Mine) -> None:
 
 
 def health_section(mine: Mine) -> None:
-    st.subheader("Vocabulary health")
+    st.header("Vocabulary health")
     st.write(
         "Every token falls in exactly one category, found by asking the tokenizer itself "
         "(as Land & Bartolo, 2024, *Fishing for Magikarp*, sort a vocabulary):"
@@ -245,7 +245,7 @@ def health_section(mine: Mine) -> None:
                "their training corpora are not published.")  # fmt: skip
     with st.expander("Examples of each category", expanded=True):
         examples(reports, mine)
-    st.markdown("#### Browse a category")
+    st.markdown("### Browse a category")
     browse(reports, mine)
 
 

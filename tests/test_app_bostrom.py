@@ -11,9 +11,9 @@ from apptools import infos, open_page, seeds_dir
 from subtok_core.notes import bostrom
 
 HEADINGS = (
-    "#### Their examples (Figure 1, Appendix A)",
-    "#### Their Table 2: tokens per word",
-    "#### Do the cuts follow morphology?",
+    "### Their examples (Figure 1, Appendix A)",
+    "### Their Table 2: tokens per word",
+    "### Do the cuts follow morphology?",
 )
 
 
@@ -24,7 +24,7 @@ def frame_with(at, *columns: str):
 
 def test_compare_shows_the_three_002_views_with_bpe_and_unigram():
     at = open_page("lessons/compare.py", corpus="toy:hug-pug", size="14", tok="bpe,unigram")
-    assert "Bostrom & Durrett (002): BPE against unigram LM" in [s.value for s in at.subheader]
+    assert "Bostrom & Durrett (002): BPE against unigram LM" in [s.value for s in at.header]
     shown = [m.value for m in at.markdown]
     assert all(h in shown for h in HEADINGS)
     # (a) every example, the paper's two cuts and one column per chosen tokenizer
@@ -34,8 +34,8 @@ def test_compare_shows_the_three_002_views_with_bpe_and_unigram():
     assert {"BPE", "Unigram"} <= set(examples.columns)
     assert any("cut two ways by its BPE" in c.value for c in at.caption)
     # (b) Table 2: the paper's numbers beside the page's own tokens per word (type)
-    table2 = frame_with(at, "", "002 BPE")
-    table2 = table2[table2[""].isin(["tokens per word type", "tokens per word"])]
+    table2 = frame_with(at, "measure", "002 BPE")
+    table2 = table2[table2["measure"].isin(["tokens per word type", "tokens per word"])]
     assert table2["002 BPE"].tolist() == ["4.721", "1.343"]
     summary = frame_with(at, "tokens per word type")
     for name in ("BPE", "Unigram"):

@@ -146,7 +146,7 @@ def test_a_small_upload_is_trained_without_a_word(monkeypatch):
     at = upload("bpe,unigram", "low lower newest widest\nlow low lower\n", size=30)
     assert not at.warning and not at.error
     assert "compare_upload_slice" not in [s.key for s in at.selectbox]
-    assert any(s.value == "Encoding efficiency" for s in at.subheader)  # trained, measured
+    assert any(s.value == "Encoding efficiency" for s in at.header)  # trained, measured
 
 
 @pytest.mark.parametrize(

@@ -34,7 +34,9 @@ def run():
 
 def texts(at) -> str:
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    return "\n".join(parts + [s.value for s in at.subheader] + [i.value for i in at.info])
+    return "\n".join(
+        parts + [s.value for s in [*at.header, *at.subheader]] + [i.value for i in at.info]
+    )
 
 
 def test_the_paper_tab_sets_table_1_beside_the_papers(page, run):

@@ -213,7 +213,7 @@ def test_warm_stores_sage_tables_and_verdicts_and_a_fresh_page_computes_nothing(
     read = store.counted("read")
     assert read["table: sage tables"] == 4 and read["table: sage diff"] == 1
     assert read["table: chart"] == 7 and read["table: sage table 1"] == 1
-    assert "Which of the paper's trends" in " ".join(h.value for h in at.subheader)
+    assert "Which of the paper's trends" in " ".join(h.value for h in at.header)
 
 
 VOCAB = {"tok": "cl100k_base", "id": "15339", "corpus": "toy:cat-bat", "size": "12"}

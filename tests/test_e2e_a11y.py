@@ -81,7 +81,7 @@ def visit(browser: Browser, app_url: str, name: str, viewport: str, scheme: str)
 # level skipped (a lesson's steps have an h2 for screen readers, lessons/_a11y.py), and
 # every column of a table has a header. Not yet on /sage, /compare, /vocab.
 OUTLINE_RULES = ["heading-order", "empty-table-header"]
-OUTLINED = ["home", "bpe", "bpe-present", "bytebpe", "wordpiece", "unigram", "notes", "check"]
+OUTLINED = list(PAGES)  # every page, presenter mode and Compare with pretrained ones too
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))

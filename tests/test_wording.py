@@ -227,7 +227,7 @@ def test_the_wordpiece_explanation_sits_under_the_side_by_side():
 
     def walk(node) -> None:
         for child in getattr(node, "children", {}).values():
-            if getattr(child, "type", None) in ("subheader", "info", "markdown"):
+            if getattr(child, "type", None) in ("header", "subheader", "info", "markdown"):
                 order.append((child.type, str(child.value)))
             walk(child)
 
@@ -239,7 +239,7 @@ def test_the_wordpiece_explanation_sits_under_the_side_by_side():
     }
     assert counts["WordPiece"] > 1.5 * counts["BPE"]  # it cuts into letters here
     first_info = next(i for i, (kind, _) in enumerate(order) if kind == "info")
-    languages = order.index(("subheader", "The same sentences in other languages"))
+    languages = order.index(("header", "The same sentences in other languages"))
     assert first_info < languages  # beside the side-by-side, not a screen further down
     said = order[first_info][1]
     assert said.startswith(
