@@ -150,9 +150,8 @@ class EmRun:
 
     def _start(self, seed: Seed, max_piece_len: int) -> UnigramStart:
         probs = np.exp(self._logp)
-        rows = tuple(
-            PieceRow(p, float(f), float(q)) for p, f, q in zip(seed.pieces, seed.freq, probs)
-        )
+        # Python floats by tolist: a hundred thousand rows, numpy scalars one by one are slow
+        rows = tuple(map(PieceRow, seed.pieces, seed.freq.tolist(), probs.tolist()))
         text = (
             f"Seed: the {seed.n_chars} characters and the {len(rows) - seed.n_chars:,} most "
             f"frequent substrings by frequency x length (up to {max_piece_len} characters, "
@@ -258,7 +257,7 @@ class EmRun:
                 f"least likelihood; {size:,} stay ({self.shrinking_factor:g} x {count:,} rounded "
                 f"down, but never fewer than {least:,})."
             )
-        names = tuple(self._pieces[i] for i in removed)
+        names = tuple(map(self._pieces.__getitem__, removed.tolist()))
         return self._step("prune", rnd, note, removal=removal, removed=names)
 
     def _removal(self, by_loss, removed, loss_without) -> tuple[tuple[str, float], ...]:
@@ -270,7 +269,8 @@ class EmRun:
             show = np.zeros(by_loss.size, dtype=bool)
             show[others] = True
             by_loss = by_loss[show | gone[by_loss]]
-        return tuple((self._pieces[i], float(loss_without[i])) for i in by_loss)
+        names = map(self._pieces.__getitem__, by_loss.tolist())  # Python ints: many rows
+        return tuple(zip(names, loss_without[by_loss].tolist()))
 
     # --- records -------------------------------------------------------------------------
 

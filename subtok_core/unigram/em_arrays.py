@@ -170,10 +170,16 @@ class Lattices:
 
     @cached_property
     def char_pieces(self) -> np.ndarray | None:
-        """The pieces of the one-character edges, if every position of every word has one
-        (a piece is an edge once per place, so as many as there are characters)."""
+        """The distinct pieces of the one-character edges, if every position of every word
+        has one (a piece is an edge once per place, so as many as there are characters).
+        Distinct: shift_by_neighbour reads them at every forward and backward pass."""
         one = self.end - self.start == 1
-        return self.piece[one] if one.sum() == self.lengths.sum() else None
+        return np.unique(self.piece[one]) if one.sum() == self.lengths.sum() else None
+
+    @cached_property
+    def longest(self) -> int:
+        """The most characters an edge spans (kept: shift_by_neighbour asks at every pass)."""
+        return int((self.end - self.start).max(initial=0))
 
     def shift_by_neighbour(self, logp: np.ndarray) -> bool:
         """Whether forward (backward) may shift a node's sum by the value of the node one
@@ -185,8 +191,7 @@ class Lattices:
         if self.char_pieces is None or not self.char_pieces.size:
             return False
         worst = -float(logp[self.char_pieces].min())
-        longest = int((self.end - self.start).max())
-        return worst * max(longest - 1, 1) < EXP_RANGE
+        return worst * max(self.longest - 1, 1) < EXP_RANGE
 
     def expected_counts(
         self, logp: np.ndarray, weights: np.ndarray, alpha: np.ndarray
