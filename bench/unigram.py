@@ -25,7 +25,7 @@ the ~100 positions (np.add.reduceat and np.maximum.reduceat group the edges of a
 memory, not Python, bounds them; np.maximum.reduceat (a maximum per node) was the slowest
 of them. What changed: substrings hashed by pandas.factorize; pruned lattices keep their
 sweep orders; a sweep's levels bounded by a bincount; a prune leaves dead edges
-(probability 0) until they are a tenth of the edges (em.DEAD_EDGES); forward and backward
+(probability 0) until they are a tenth of the edges (em.DEAD_EDGES; later 40 %); forward and backward
 shift a node's sum by its neighbour instead of its maximum (Lattices.shift_by_neighbour);
 Viterbi finds the latest near-best edge without a second maximum; sums by bincount. After
 (same measure, load average 6): 7.5 s of CPU, the seed 1.6 s, the E-steps 1.75 s
