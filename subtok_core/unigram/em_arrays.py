@@ -155,7 +155,8 @@ class Lattices:
         neighbour = self.shift_by_neighbour(logp)
         for lv in self.fwd_levels:
             shift = alpha[lv.nodes - 1] if neighbour else None  # one character back
-            vals = alpha[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
+            vals = alpha[src[lv.lo : lv.hi]]  # a new array: added to in place
+            vals += lp[lv.lo : lv.hi]
             alpha[lv.nodes] = _logsumexp(vals, lv, shift)
         return alpha
 
@@ -169,7 +170,8 @@ class Lattices:
         neighbour = self.shift_by_neighbour(logp)
         for lv in levels:
             shift = beta[lv.nodes + 1] if neighbour else None  # one character on
-            vals = beta[dst[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
+            vals = beta[dst[lv.lo : lv.hi]]  # a new array: added to in place
+            vals += lp[lv.lo : lv.hi]
             beta[lv.nodes] = _logsumexp(vals, lv, shift)
         return beta
 
@@ -208,7 +210,12 @@ class Lattices:
         # posterior x word count = exp(alpha + log P(piece) + beta - total + log count)
         with np.errstate(divide="ignore"):
             per_word = np.log(weights) - total
-        weighted = np.exp(alpha[self.src] + logp[self.piece] + beta[self.dst] + per_word[self.lat])
+        # summed in place, in the same order: one edge-long array instead of four
+        weighted = alpha[self.src]
+        weighted += logp[self.piece]
+        weighted += beta[self.dst]
+        weighted += per_word[self.lat]
+        np.exp(weighted, out=weighted)
         return np.bincount(self.piece, weights=weighted, minlength=logp.size)
 
     def viterbi(self, logp: np.ndarray, count_paths: bool = False) -> Best:
@@ -267,13 +274,15 @@ class Lattices:
 def _logsumexp(vals: np.ndarray, lv: Level, shift: np.ndarray | None = None) -> np.ndarray:
     """log(sum(exp(vals))) of every group of a level. Each group is shifted before exp, so
     that exp stays within floating point: by `shift` when given (Lattices.shift_by_neighbour
-    says when that is safe), else by its maximum (a max per group: the slower way)."""
+    says when that is safe), else by its maximum (a max per group: the slower way).
+    `vals` is overwritten: in place, a pass allocates and fills fewer edge-long arrays."""
     if shift is None:
         shift = np.maximum.reduceat(vals, lv.starts)
         shift[~np.isfinite(shift)] = 0.0  # a node no path reaches: exp(-inf) = 0 below
-    sums = np.bincount(lv.group, weights=np.exp(vals - shift[lv.group]), minlength=shift.size)
+    vals -= shift[lv.group]
+    sums = np.bincount(lv.group, weights=np.exp(vals, out=vals), minlength=shift.size)
     with np.errstate(divide="ignore"):
-        return shift + np.log(sums)
+        return shift + np.log(sums, out=sums)
 
 
 EXP_RANGE = 700.0  # exp(x) is a finite, non-zero double for |x| below about 708
