@@ -229,14 +229,17 @@ class Lattices:
         if paths is not None:
             paths[self.node0] = 1.0
         for lv in self.fwd_levels:
-            vals = score[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
+            vals = score[src[lv.lo : lv.hi]]  # a new array: added to in place
+            vals += lp[lv.lo : lv.hi]
             top = np.maximum.reduceat(vals, lv.starts)
-            near = vals >= top[lv.group] - TIE_TOLERANCE
+            top -= TIE_TOLERANCE  # per node, not per edge: the same thresholds
+            near = vals >= top[lv.group]
             # edges of a node come by start, so the last near-best edge starts latest: the
             # near-best edges in order, each the last of its node's when the next one's
             # node differs (every node has one: its best)
             at = np.flatnonzero(near)
-            pick = at[np.append(np.diff(lv.group[at]) != 0, True)]
+            node = lv.group[at]
+            pick = at[np.append(node[1:] != node[:-1], True)]
             score[lv.nodes], back[lv.nodes] = vals[pick], order[lv.lo + pick]
             if paths is not None:
                 tied = np.where(near, paths[src[lv.lo : lv.hi]], 0.0)
