@@ -257,10 +257,16 @@ class Lattices:
             node = self.src[edge][self.start[edge] > 0]
         return np.sort(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
 
+    @cached_property
+    def out_ptr(self) -> np.ndarray:
+        """The edges leaving node n are out_ptr[n]:out_ptr[n + 1] (word order sorts them by
+        source); kept, as a lattice serves several prunes while it keeps its dead edges."""
+        return np.concatenate(([0], np.cumsum(np.bincount(self.src, minlength=self.n_nodes))))
+
     def sub_lattices(self, edges: np.ndarray) -> Lattices:
         """For each edge, the lattice of its piece's string without that edge itself: every
         other edge of its word inside [start, end), shifted to start at 0."""
-        out_ptr = np.concatenate(([0], np.cumsum(np.bincount(self.src, minlength=self.n_nodes))))
+        out_ptr = self.out_ptr
         first = self.node0[self.lat[edges]]
         s, e = self.start[edges], self.end[edges]
         lo, hi = out_ptr[first + s], out_ptr[first + e]
