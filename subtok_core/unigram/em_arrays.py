@@ -258,6 +258,14 @@ class Lattices:
         return np.sort(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
 
     @cached_property
+    def an_edge(self) -> np.ndarray:
+        """One edge of each piece (-1: none), any will do (em_prune); kept, as a lattice
+        serves several prunes while it keeps its dead edges."""
+        some = np.full(int(self.piece.max(initial=-1)) + 1, -1)
+        some[self.piece] = np.arange(self.piece.size)
+        return some
+
+    @cached_property
     def out_ptr(self) -> np.ndarray:
         """The edges leaving node n are out_ptr[n]:out_ptr[n + 1] (word order sorts them by
         source); kept, as a lattice serves several prunes while it keeps its dead edges."""
