@@ -41,10 +41,12 @@ in place (no new edge-long array per operation: passes about 10 %, Viterbi 5 % f
 a sweep's node groups by comparing neighbours, not np.diff; the records built from
 tolist (0.3 s of numpy scalars); a lattice's characters, longest edge, edge offsets per
 node and one edge per piece kept across the passes and prunes it serves. The whole run
-(count_lines + EmRun) went from about 7.5 s to 7.0-7.2 s of CPU, 1.56-1.60 x
-sentencepiece's (4.5 s). What is left: the seed 1.6 s (1 s of it slicing 3 million
-substring occurrences in Python and hashing them), the 53 forward and backward passes
-(36 ms each), the 21 posteriors (32 ms), the prunes' Viterbi (55 ms) and sub-lattices.
+(count_lines + EmRun) went from about 7.5 s to 7.0-7.2 s of CPU, 1.49-1.60 x
+sentencepiece's; this bench alternating the two versions at load average 6-8: before
+7.85 and 8.43 s (1.76 and 1.79 x), after 7.15 and 6.98 s (1.50 and 1.49 x). What is
+left: the seed 1.6 s (1 s of it slicing 3 million substring occurrences in Python and
+hashing them), the 53 forward and backward passes (36 ms each), the 21 posteriors (32
+ms), the prunes' Viterbi (55 ms) and sub-lattices.
 
 The overlap comes from the seed (em_seed.py): sentencepiece keeps a whole word as a seed
 only if two different characters follow it in its text (the next word's ``▁`` and the end
