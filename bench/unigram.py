@@ -33,6 +33,21 @@ Viterbi finds the latest near-best edge without a second maximum; sums by bincou
 own strings 1.3 s, filtering the lattices 0.7 s). main's EmRun against this one in the
 same session: 10.4 s and 8.4 s of CPU at load average 10.
 
+Second pass (same results to the last bit: every step's loss, removed pieces and final
+probabilities hashed before and after each change): EmRun.steps 5.4-5.6 s of CPU before,
+4.8-4.9 s after (load average 3-6). The lattices drop dead edges at 40 % (one filtering
+on enwiki instead of four, 0.1-0.2 s); forward, backward, the posteriors and Viterbi sum
+in place (no new edge-long array per operation: passes about 10 %, Viterbi 5 % faster);
+a sweep's node groups by comparing neighbours, not np.diff; the records built from
+tolist (0.3 s of numpy scalars); a lattice's characters, longest edge, edge offsets per
+node and one edge per piece kept across the passes and prunes it serves. The whole run
+(count_lines + EmRun) went from about 7.5 s to 7.0-7.2 s of CPU, 1.49-1.60 x
+sentencepiece's; this bench alternating the two versions at load average 6-8: before
+7.85 and 8.43 s (1.76 and 1.79 x), after 7.15 and 6.98 s (1.50 and 1.49 x). What is
+left: the seed 1.6 s (1 s of it slicing 3 million substring occurrences in Python and
+hashing them), the 53 forward and backward passes (36 ms each), the 21 posteriors (32
+ms), the prunes' Viterbi (55 ms) and sub-lattices.
+
 The overlap comes from the seed (em_seed.py): sentencepiece keeps a whole word as a seed
 only if two different characters follow it in its text (the next word's ``▁`` and the end
 of a line count), so the lines matter (WordCounts.line_ends); with every whole word seen

@@ -96,8 +96,13 @@ class Lattices:
             order = np.argsort(key, kind="stable")  # radix sort: word order within a position
         bounds = np.concatenate(([0], np.cumsum(np.bincount(position))))  # one slice a position
         node = nodes[order]
-        is_first = np.diff(node, prepend=-1) != 0  # a new node's group starts here
-        firsts, group = np.flatnonzero(is_first), np.cumsum(is_first) - 1
+        # a new node's group starts where the node changes (compared in place: np.diff
+        # would subtract into a new int64 array first, five times slower)
+        is_first = np.empty(node.size, dtype=bool)
+        is_first[:1] = True
+        np.not_equal(node[1:], node[:-1], out=is_first[1:])
+        firsts, group = np.flatnonzero(is_first), np.cumsum(is_first)
+        group -= 1
         cut = np.searchsorted(firsts, bounds)
         levels = []
         for k, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist())):
@@ -150,7 +155,8 @@ class Lattices:
         neighbour = self.shift_by_neighbour(logp)
         for lv in self.fwd_levels:
             shift = alpha[lv.nodes - 1] if neighbour else None  # one character back
-            vals = alpha[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
+            vals = alpha[src[lv.lo : lv.hi]]  # a new array: added to in place
+            vals += lp[lv.lo : lv.hi]
             alpha[lv.nodes] = _logsumexp(vals, lv, shift)
         return alpha
 
@@ -164,16 +170,23 @@ class Lattices:
         neighbour = self.shift_by_neighbour(logp)
         for lv in levels:
             shift = beta[lv.nodes + 1] if neighbour else None  # one character on
-            vals = beta[dst[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
+            vals = beta[dst[lv.lo : lv.hi]]  # a new array: added to in place
+            vals += lp[lv.lo : lv.hi]
             beta[lv.nodes] = _logsumexp(vals, lv, shift)
         return beta
 
     @cached_property
     def char_pieces(self) -> np.ndarray | None:
-        """The pieces of the one-character edges, if every position of every word has one
-        (a piece is an edge once per place, so as many as there are characters)."""
+        """The distinct pieces of the one-character edges, if every position of every word
+        has one (a piece is an edge once per place, so as many as there are characters).
+        Distinct: shift_by_neighbour reads them at every forward and backward pass."""
         one = self.end - self.start == 1
-        return self.piece[one] if one.sum() == self.lengths.sum() else None
+        return np.unique(self.piece[one]) if one.sum() == self.lengths.sum() else None
+
+    @cached_property
+    def longest(self) -> int:
+        """The most characters an edge spans (kept: shift_by_neighbour asks at every pass)."""
+        return int((self.end - self.start).max(initial=0))
 
     def shift_by_neighbour(self, logp: np.ndarray) -> bool:
         """Whether forward (backward) may shift a node's sum by the value of the node one
@@ -185,8 +198,7 @@ class Lattices:
         if self.char_pieces is None or not self.char_pieces.size:
             return False
         worst = -float(logp[self.char_pieces].min())
-        longest = int((self.end - self.start).max())
-        return worst * max(longest - 1, 1) < EXP_RANGE
+        return worst * max(self.longest - 1, 1) < EXP_RANGE
 
     def expected_counts(
         self, logp: np.ndarray, weights: np.ndarray, alpha: np.ndarray
@@ -198,7 +210,12 @@ class Lattices:
         # posterior x word count = exp(alpha + log P(piece) + beta - total + log count)
         with np.errstate(divide="ignore"):
             per_word = np.log(weights) - total
-        weighted = np.exp(alpha[self.src] + logp[self.piece] + beta[self.dst] + per_word[self.lat])
+        # summed in place, in the same order: one edge-long array instead of four
+        weighted = alpha[self.src]
+        weighted += logp[self.piece]
+        weighted += beta[self.dst]
+        weighted += per_word[self.lat]
+        np.exp(weighted, out=weighted)
         return np.bincount(self.piece, weights=weighted, minlength=logp.size)
 
     def viterbi(self, logp: np.ndarray, count_paths: bool = False) -> Best:
@@ -212,14 +229,17 @@ class Lattices:
         if paths is not None:
             paths[self.node0] = 1.0
         for lv in self.fwd_levels:
-            vals = score[src[lv.lo : lv.hi]] + lp[lv.lo : lv.hi]
+            vals = score[src[lv.lo : lv.hi]]  # a new array: added to in place
+            vals += lp[lv.lo : lv.hi]
             top = np.maximum.reduceat(vals, lv.starts)
-            near = vals >= top[lv.group] - TIE_TOLERANCE
+            top -= TIE_TOLERANCE  # per node, not per edge: the same thresholds
+            near = vals >= top[lv.group]
             # edges of a node come by start, so the last near-best edge starts latest: the
             # near-best edges in order, each the last of its node's when the next one's
             # node differs (every node has one: its best)
             at = np.flatnonzero(near)
-            pick = at[np.append(np.diff(lv.group[at]) != 0, True)]
+            node = lv.group[at]
+            pick = at[np.append(node[1:] != node[:-1], True)]
             score[lv.nodes], back[lv.nodes] = vals[pick], order[lv.lo + pick]
             if paths is not None:
                 tied = np.where(near, paths[src[lv.lo : lv.hi]], 0.0)
@@ -237,10 +257,24 @@ class Lattices:
             node = self.src[edge][self.start[edge] > 0]
         return np.sort(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
 
+    @cached_property
+    def an_edge(self) -> np.ndarray:
+        """One edge of each piece (-1: none), any will do (em_prune); kept, as a lattice
+        serves several prunes while it keeps its dead edges."""
+        some = np.full(int(self.piece.max(initial=-1)) + 1, -1)
+        some[self.piece] = np.arange(self.piece.size)
+        return some
+
+    @cached_property
+    def out_ptr(self) -> np.ndarray:
+        """The edges leaving node n are out_ptr[n]:out_ptr[n + 1] (word order sorts them by
+        source); kept, as a lattice serves several prunes while it keeps its dead edges."""
+        return np.concatenate(([0], np.cumsum(np.bincount(self.src, minlength=self.n_nodes))))
+
     def sub_lattices(self, edges: np.ndarray) -> Lattices:
         """For each edge, the lattice of its piece's string without that edge itself: every
         other edge of its word inside [start, end), shifted to start at 0."""
-        out_ptr = np.concatenate(([0], np.cumsum(np.bincount(self.src, minlength=self.n_nodes))))
+        out_ptr = self.out_ptr
         first = self.node0[self.lat[edges]]
         s, e = self.start[edges], self.end[edges]
         lo, hi = out_ptr[first + s], out_ptr[first + e]
@@ -257,13 +291,15 @@ class Lattices:
 def _logsumexp(vals: np.ndarray, lv: Level, shift: np.ndarray | None = None) -> np.ndarray:
     """log(sum(exp(vals))) of every group of a level. Each group is shifted before exp, so
     that exp stays within floating point: by `shift` when given (Lattices.shift_by_neighbour
-    says when that is safe), else by its maximum (a max per group: the slower way)."""
+    says when that is safe), else by its maximum (a max per group: the slower way).
+    `vals` is overwritten: in place, a pass allocates and fills fewer edge-long arrays."""
     if shift is None:
         shift = np.maximum.reduceat(vals, lv.starts)
         shift[~np.isfinite(shift)] = 0.0  # a node no path reaches: exp(-inf) = 0 below
-    sums = np.bincount(lv.group, weights=np.exp(vals - shift[lv.group]), minlength=shift.size)
+    vals -= shift[lv.group]
+    sums = np.bincount(lv.group, weights=np.exp(vals, out=vals), minlength=shift.size)
     with np.errstate(divide="ignore"):
-        return shift + np.log(sums)
+        return shift + np.log(sums, out=sums)
 
 
 EXP_RANGE = 700.0  # exp(x) is a finite, non-zero double for |x| below about 708

@@ -56,9 +56,7 @@ def piece_losses(
     if cand.size == 0:
         return loss
     # each candidate's alternative: Viterbi on one of its edges, without that edge
-    some = np.full(logp.size, -1)
-    some[lat.piece] = np.arange(lat.piece.size)  # one edge of each piece, any will do
-    sub = lat.sub_lattices(some[cand])
+    sub = lat.sub_lattices(lat.an_edge[cand])  # a candidate is used, so it has an edge
     path = sub.best_edges(sub.viterbi(logp))
     owner, alt = sub.lat[path], sub.piece[path]
     parts = np.bincount(owner, minlength=cand.size)
