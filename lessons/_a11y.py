@@ -32,7 +32,8 @@ CSS = f"""<style>
 .sr-only {{position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px;
           overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0;}}
 /* the element holding a heading for screen readers only takes no room (nor a gap) */
-[data-testid="stElementContainer"]:has(h2.sr-only) {{position: absolute;}}
+[data-testid="stElementContainer"]:has(h2.sr-only) {{position: absolute; width: 1px;
+  height: 1px; overflow: hidden;}}
 </style>"""
 
 

@@ -54,12 +54,12 @@ def step_slider(
             st.session_state[key] = 0  # play from the start once the end was reached
 
     # one row that wraps on a phone (columns would stack every button on its own line);
-    # keyed "..._stepcontrols" for the phone's CSS (lessons/_present.py FRAME_CSS)
+    # keyed "<page>_stepcontrols_<key>" for the phone's CSS (lessons/_present.py FRAME_CSS)
     row = st.container(
         horizontal=True,
         vertical_alignment="bottom",
         gap="small",
-        key=widget_key(page, f"{key}_stepcontrols"),
+        key=widget_key(page, f"stepcontrols_{key}"),
     )
     on = st.session_state.get(playing, False)
 
