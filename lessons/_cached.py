@@ -25,7 +25,7 @@ checking the spec against its schema on every run (the tests check every builder
 
 Both are keyed by the run, not by the code that draws: a page edited while the server
 runs shows its old pieces until the cache is cleared or the server restarts (a chart's
-spec kept on disk, until the core's version changes or CHART_FORMAT is bumped).
+spec kept on disk, until the core's or the pages' sources change: lessons._store.derived).
 """
 
 from __future__ import annotations

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import pickle
 from collections.abc import Callable, Hashable
+from pathlib import Path
 
 import streamlit as st
 
@@ -81,7 +83,20 @@ def derived(key: tuple, compute: Callable[[], object]):
     measured lines...). What it returns is shared by every session as it is: nobody may
     change it."""
     kind = TABLE + key[0]
-    return trace_store().get((kind, *key[1:]), lambda report: compute(), name=kind)
+    whole = (kind, pages_version(), *key[1:])
+    return trace_store().get(whole, lambda report: compute(), name=kind)
+
+
+@functools.cache
+def pages_version() -> str:
+    """A digest of the pages' sources (lessons/*.py). A derived table is made by a page's
+    code as well as the core's, and the disk copy is checked against the core's version
+    only (subtok_core.diskcache.core_version): with this in its key, a page whose code
+    changed never reads a table (or a chart's spec) its old code made."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def bar_text(label: str, done: int, total: int) -> str:

@@ -245,3 +245,26 @@ def test_warm_stores_the_vocab_health_and_chats_and_a_fresh_page_computes_nothin
     frame = next(d.value for d in at.dataframe if "unreachable" in d.value.columns)
     assert len(frame) == 6  # three real vocabularies and three trained here, read back
     assert "cl100k_base (GPT-4), id 15339" in "\n".join(m.value for m in at.markdown)
+
+
+def test_a_derived_table_made_by_other_page_code_is_not_read_back(tmp_path, monkeypatch):
+    """The disk copy is checked against the core's version only: a page whose own code
+    changed (lessons/*.py) computes its table again instead of reading the old one."""
+    import lessons._store as pages_store
+
+    computed = []
+
+    def compute():
+        computed.append(1)
+        return {"rows": len(computed)}
+
+    def restarted(pages: str) -> dict:  # a fresh server, its pages' sources digested as `pages`
+        monkeypatch.setattr(
+            pages_store, "trace_store", lambda: Store(disk=DiskCache(tmp_path, 1 << 20))
+        )
+        monkeypatch.setattr(pages_store, "pages_version", lambda: pages)
+        return pages_store.derived(("compare charts", "a fingerprint"), compute)
+
+    assert restarted("old pages") == {"rows": 1}
+    assert restarted("old pages") == {"rows": 1} and len(computed) == 1  # read from disk
+    assert restarted("edited pages") == {"rows": 2} and len(computed) == 2

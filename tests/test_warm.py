@@ -42,7 +42,7 @@ def test_warm_fills_the_cache_and_the_deep_link_then_trains_nothing(
         (["/"], "/ trains nothing to keep"),
         (["/bpe?merges=2", "/tokens"], "The app has no page /tokens"),
         ([LINK, "--app", "/nowhere/app.py"], "There is no app at /nowhere/app.py"),
-        (["/_widgets"], "The app has no page /_widgets"),
+        (["/_chips"], "The app has no page /_chips"),  # a module of lessons/, no page
     ],
 )
 def test_warm_refuses_what_it_cannot_open(args, said, capsys):
