@@ -31,6 +31,7 @@ spec kept on disk, until the core's or the pages' sources change: lessons._store
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from importlib.metadata import version
 
 import streamlit as st
 
@@ -45,6 +46,9 @@ from lessons._store import derived
 
 CHART = "chart"  # the kind of a chart's spec in the store (counted as "table: chart")
 CHART_FORMAT = 1  # bump when what a kept spec holds changes: older ones are then not read
+# a kept spec is what Streamlit's converter made of an Altair chart: made again after
+# either library is upgraded (read from the installed metadata, without importing Altair)
+MADE_BY = (version("streamlit"), version("altair"))
 
 # What is kept, in pieces and in pickled bytes (whichever is reached first); measured on
 # the Lee sample, a piece is 2-110 KB (20 KB on average). A whole-run chart (10-50 KB) is
@@ -72,7 +76,7 @@ def drawn(run: str | None, what: tuple[Hashable, ...], draw: Callable[[], None])
 def _spec(run: str, what: tuple, build: Callable) -> dict:
     """The spec of the chart `build()` makes, built once per `run` and `what` and kept
     (shared by every session as it is: nobody may change it)."""
-    return derived((CHART, CHART_FORMAT, run, *what), lambda: altair_spec(build()))
+    return derived((CHART, CHART_FORMAT, MADE_BY, run, *what), lambda: altair_spec(build()))
 
 
 class _Checked:

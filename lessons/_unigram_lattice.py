@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from lessons import _cached as cached
+from lessons._escape import as_text
 from lessons._keys import widget_key
 from lessons._store import run_key
 from lessons._unigram_views import base_of
@@ -33,7 +34,7 @@ def all_segmentations_panel(record, word: str) -> None:
         ),
         key=lambda r: -r["P"],
     )
-    st.write(f"**Every segmentation of {word}** ({len(rows)}), most probable first:")
+    st.markdown(f"**Every segmentation of {as_text(word)}** ({len(rows)}), most probable first:")
     st.dataframe(
         pd.DataFrame(rows),
         hide_index=True,

@@ -19,8 +19,9 @@ def seed_panel(wc, trace) -> None:
     run)."""
     if trace.param("variant") != "em":
         return
-    seed_size = trace.param("seed_size") or SEED_SIZE
-    max_len = trace.param("max_piece_len") or MAX_PIECE_LEN
+    given = trace.param("seed_size"), trace.param("max_piece_len")  # 0 is a size too
+    seed_size = SEED_SIZE if given[0] is None else given[0]
+    max_len = MAX_PIECE_LEN if given[1] is None else given[1]
     cached.drawn(
         run_key(trace),
         ("unigram seed",),

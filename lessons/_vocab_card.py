@@ -8,7 +8,7 @@ import html
 import pandas as pd
 import streamlit as st
 
-from lessons._escape import inline_code
+from lessons._escape import as_text, inline_code
 from lessons._inspect import visible
 from subtok_core.bytebpe.symbols import show
 from subtok_core.vocab.card import Card
@@ -80,7 +80,7 @@ def show_card(card: Card, trained: bool) -> None:
     """Draw one card: the facts, the category's sentence, what its text alone gives, the
     merge tree and, for a tokenizer trained here, the words that use it."""
     with st.container(border=True, key="vocab_card"):
-        st.markdown(f"### {card.label}, id {card.id}: {inline_code(visible(card.piece))}")
+        st.markdown(f"### {as_text(card.label)}, id {card.id}: {inline_code(visible(card.piece))}")
         left, right = st.columns([1, 1])
         left.table(facts_frame(card), hide_index=True)
         with right:
@@ -92,8 +92,8 @@ def built(card: Card, trained: bool) -> None:
     training words that use the token."""
     st.markdown(f"**{card.category}**: {SENTENCES[card.category]}")
     if card.text is not None and not card.reachable:
-        cut = " + ".join(f"`{visible(p)}`" for p in card.alone_pieces) or "nothing"
-        st.markdown(f"Encoding {card.text!r} on its own gives {cut} instead.")
+        cut = " + ".join(inline_code(visible(p)) for p in card.alone_pieces) or "nothing"
+        st.markdown(f"Encoding {as_text(repr(card.text))} on its own gives {cut} instead.")
     word = rank_word(card, trained)
     if card.tree is not None:
         st.markdown(f"**How it is built**: its merges, the {word} of each beside it; a lower "

@@ -4,6 +4,8 @@ count, bad addresses, the chat view, and two sessions training different tokeniz
 Every run sorts cl100k_base's and Tekken's 230,000 tokens (a few seconds), so these tests
 are marked slow."""
 
+import html
+
 import pytest
 from apptools import APP, open_page
 from streamlit.testing.v1 import AppTest
@@ -16,7 +18,9 @@ TOY = {"corpus": "toy:cat-bat", "size": "12"}
 
 
 def text_of(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
+    """The markdown as the student reads it (a user's string is written as character
+    references, lessons/_escape.py)."""
+    return html.unescape("\n".join(m.value for m in at.markdown))
 
 
 def health_row(at: AppTest, label: str) -> dict:

@@ -6,6 +6,7 @@ directory: tests/conftest.py)."""
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 from pathlib import Path
 
@@ -244,7 +245,7 @@ def test_warm_stores_the_vocab_health_and_chats_and_a_fresh_page_computes_nothin
     assert {k: read[k] for k in VOCAB_DERIVED} == VOCAB_DERIVED
     frame = next(d.value for d in at.dataframe if "unreachable" in d.value.columns)
     assert len(frame) == 6  # three real vocabularies and three trained here, read back
-    assert "cl100k_base (GPT-4), id 15339" in "\n".join(m.value for m in at.markdown)
+    assert "cl100k_base (GPT-4), id 15339" in html.unescape("\n".join(m.value for m in at.markdown))
 
 
 def test_a_derived_table_made_by_other_page_code_is_not_read_back(tmp_path, monkeypatch):
