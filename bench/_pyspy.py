@@ -21,7 +21,7 @@ RATE = 100  # samples a second
 PAGE = "exec_func_with_error_handling"  # the frame under which a page's script runs
 ROOT = Path(__file__).resolve().parents[1]
 # py-spy names a file by its path under the sys.path entry it was found in
-PAGES = {p.name for p in (ROOT / "pages").glob("*.py")} | {"app.py"}
+PAGES = {p.name for p in (ROOT / "lessons").glob("*.py")} | {"app.py"}
 
 
 def ours(frame: str) -> bool:
