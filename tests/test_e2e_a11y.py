@@ -7,6 +7,8 @@ reason."""
 
 from __future__ import annotations
 
+import contextlib
+
 import axetools
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -63,7 +65,9 @@ def test_no_serious_axe_violation_in_the_dark_theme(browser: Browser, app_url: s
     visit(browser, app_url, name, "desk", "dark")
 
 
-def visit(browser: Browser, app_url: str, name: str, viewport: str, scheme: str) -> None:
+@contextlib.contextmanager
+def opened(browser: Browser, app_url: str, name: str, viewport: str, scheme: str = "light"):
+    """The page `name` of PAGES in a fresh context, drawn and settled."""
     path, shown = PAGES[name]
     context = browser.new_context(viewport=VIEWPORTS[viewport], color_scheme=scheme)
     try:
@@ -72,14 +76,19 @@ def visit(browser: Browser, app_url: str, name: str, viewport: str, scheme: str)
         settle(page)
         expect(page.get_by_text(shown).first).to_be_visible(timeout=60_000)
         settle(page)
-        check(page, f"{name} {viewport}" + (f" {scheme}" if scheme != "light" else ""))
+        yield page
     finally:
         context.close()
 
 
+def visit(browser: Browser, app_url: str, name: str, viewport: str, scheme: str) -> None:
+    with opened(browser, app_url, name, viewport, scheme) as page:
+        check(page, f"{name} {viewport}" + (f" {scheme}" if scheme != "light" else ""))
+
+
 # moderate and minor rules the app's own markup passes: the headings go h1, h2, h3 without a
 # level skipped (a lesson's steps have an h2 for screen readers, lessons/_a11y.py), and
-# every column of a table has a header. Not yet on /sage, /compare, /vocab.
+# every column of a table has a header.
 OUTLINE_RULES = ["heading-order", "empty-table-header"]
 OUTLINED = list(PAGES)  # every page, presenter mode and Compare with pretrained ones too
 
@@ -89,20 +98,11 @@ OUTLINED = list(PAGES)  # every page, presenter mode and Compare with pretrained
 def test_headings_in_order_and_table_headers_named(
     browser: Browser, app_url: str, name: str, viewport: str
 ):
-    path, shown = PAGES[name]
-    context = browser.new_context(viewport=VIEWPORTS[viewport])
-    try:
-        page = context.new_page()
-        page.goto(app_url + path)
-        settle(page)
-        expect(page.get_by_text(shown).first).to_be_visible(timeout=60_000)
-        settle(page)
+    with opened(browser, app_url, name, viewport) as page:
         found = axetools.rule_violations(page, OUTLINE_RULES)
         count = axetools.node_count(found)
         print(f"\naxe outline {name} {viewport}: {count} nodes")
         assert count == 0, f"{name} {viewport}\n" + axetools.describe(found)
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
