@@ -14,7 +14,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 EARLY = ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN  # st.rerun: not the end
 COMPILE_ERROR = ForwardMsg.ScriptFinishedStatus.FINISHED_WITH_COMPILE_ERROR
-NEXT = "_step_next"  # how the key of the step's next button ends (lessons/_steps.py)
+NEXT = "_step_next"  # how the key of the step's next button ends (lessons/ui/steps.py)
 STEP = "step"  # the query parameter the step slider is bound to
 # the websocket's subprotocols, as the frontend sends them: the one it asks the server to
 # select, then a placeholder for the host's auth token (a third would be a session id to

@@ -34,7 +34,7 @@ def page_run(size: int) -> tuple[float, float]:
     at.query_params.update(corpus=CORPUS, size=str(size), tok=",".join(KINDS))
     at.run()
     start = time.perf_counter()
-    at.switch_page("lessons/compare.py").run()
+    at.switch_page("lessons/compare/page.py").run()
     cold = time.perf_counter() - start
     if at.exception or at.error:
         raise SystemExit(f"the page failed: {at.exception or [e.value for e in at.error]}")

@@ -37,10 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = {
     "compare": (
-        "lessons/compare.py",
+        "lessons/compare/page.py",
         {"corpus": "sample:enwiki", "size": "8000", "tok": "bpe,wordpiece,unigram"},
     ),
-    "sage": ("lessons/sage.py", {}),
+    "sage": ("lessons/sage/page.py", {}),
 }
 
 

@@ -4,7 +4,7 @@ Each round opens a round in one room of the poll store (an SQLite file in a fres
 temporary directory, or ``--db URL``), then starts one thread per student, each with its
 own anonymous session id, each sending its answer at a random moment of a ``--spread``
 window (2 s; ``--spread 0``: all at once, released by a barrier). Meanwhile a teacher
-thread does what the poll panel's fragment does (lessons/_poll_results.py): every LIVE_EVERY
+thread does what the poll panel's fragment does (lessons/poll/results.py): every LIVE_EVERY
 seconds it reads the room's current round and its tally.
 
 Printed per setting, over all rounds:
@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))  # run without installing
 import sqlalchemy  # noqa: E402
 from sqlalchemy import func, select  # noqa: E402
 
-from lessons._poll_results import LIVE_EVERY  # noqa: E402
+from lessons.poll.results import LIVE_EVERY  # noqa: E402
 from subtok_core import rooms  # noqa: E402
 from subtok_core.rooms import db  # noqa: E402
 
@@ -158,7 +158,7 @@ def run(polls, students: int, rounds: int, spread: float) -> None:
         f"max {max(queries) * 1000:.1f} ms"
     )
     looks = []
-    for _ in range(200):  # what each phone's page does every second (lessons/join.py)
+    for _ in range(200):  # what each phone's page does every second (lessons/poll/page.py)
         start = time.perf_counter()
         polls.pulse(code)
         looks.append(time.perf_counter() - start)

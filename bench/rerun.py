@@ -37,18 +37,18 @@ os.environ.setdefault("SUBTOK_CACHE_DIR", "off")
 
 from steps import open_view  # noqa: E402  (also: the scripts compiled once, as a server does)
 
-from lessons._compat import on_script_thread  # noqa: E402
+from lessons.ui.compat import on_script_thread  # noqa: E402
 
 RERUN_TARGET = 100  # ms of CPU, p95
 VIEWS = [  # page, deep link parameters, the step click's target (p95, ms)
-    ("lessons/bpe.py", {"corpus": "toy:low-lower", "marker": "eow", "merges": "10"}, 150),
-    ("lessons/wordpiece.py", {"corpus": "toy:sunflower", "merges": "10"}, 150),
-    ("lessons/unigram.py", {"corpus": "toy:run-bug"}, 150),
-    ("lessons/unigram.py", {"corpus": "toy:run-bug", "variant": "em"}, 150),
-    ("lessons/bpe.py", {"corpus": "sample:lee", "merges": "2000"}, 300),
-    ("lessons/wordpiece.py", {"corpus": "sample:lee", "merges": "500"}, 300),
-    ("lessons/unigram.py", {"corpus": "sample:lee", "variant": "em", "size": "2000"}, 300),
-    ("lessons/sage.py", {"corpus": "sample:lee"}, 300),
+    ("lessons/bpe/page.py", {"corpus": "toy:low-lower", "marker": "eow", "merges": "10"}, 150),
+    ("lessons/wordpiece/page.py", {"corpus": "toy:sunflower", "merges": "10"}, 150),
+    ("lessons/unigram/page.py", {"corpus": "toy:run-bug"}, 150),
+    ("lessons/unigram/page.py", {"corpus": "toy:run-bug", "variant": "em"}, 150),
+    ("lessons/bpe/page.py", {"corpus": "sample:lee", "merges": "2000"}, 300),
+    ("lessons/wordpiece/page.py", {"corpus": "sample:lee", "merges": "500"}, 300),
+    ("lessons/unigram/page.py", {"corpus": "sample:lee", "variant": "em", "size": "2000"}, 300),
+    ("lessons/sage/page.py", {"corpus": "sample:lee"}, 300),
 ]
 
 CPU: list[float] = []  # CPU seconds of each script run, appended by the script thread

@@ -29,7 +29,7 @@ os.environ.setdefault("SUBTOK_CACHE_DIR", "off")
 import pandas.io.formats.style  # noqa: E402, F401  (imported once by a server's first table)
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from lessons._compat import share_compiled_scripts  # noqa: E402
+from lessons.ui.compat import share_compiled_scripts  # noqa: E402
 
 APP = str(ROOT / "app.py")
 # AppTest compiles app.py and the page again on every run (a new ScriptCache per run); a
@@ -37,15 +37,15 @@ APP = str(ROOT / "app.py")
 # each click costs some 50-70 ms more here, which no student waits for).
 share_compiled_scripts()
 VIEWS = [  # page, deep link parameters, target p95 in ms
-    ("lessons/bpe.py", {"corpus": "toy:low-lower", "marker": "eow", "merges": "10"}, 150),
-    ("lessons/wordpiece.py", {"corpus": "toy:sunflower", "merges": "10"}, 150),
-    ("lessons/unigram.py", {"corpus": "toy:run-bug"}, 150),
-    ("lessons/bytebpe.py", {"corpus": "toy:emoji-cjk", "merges": "10"}, 150),
-    ("lessons/bpe.py", {"corpus": "sample:lee", "merges": "2000"}, 300),
-    ("lessons/wordpiece.py", {"corpus": "sample:lee", "merges": "500"}, 300),
-    ("lessons/unigram.py", {"corpus": "sample:lee", "variant": "em", "size": "2000"}, 300),
-    ("lessons/bytebpe.py", {"corpus": "sample:lee", "merges": "500"}, 300),
-    ("lessons/sage.py", {"corpus": "sample:lee"}, 300),  # its default run: 4 steps
+    ("lessons/bpe/page.py", {"corpus": "toy:low-lower", "marker": "eow", "merges": "10"}, 150),
+    ("lessons/wordpiece/page.py", {"corpus": "toy:sunflower", "merges": "10"}, 150),
+    ("lessons/unigram/page.py", {"corpus": "toy:run-bug"}, 150),
+    ("lessons/bytebpe/page.py", {"corpus": "toy:emoji-cjk", "merges": "10"}, 150),
+    ("lessons/bpe/page.py", {"corpus": "sample:lee", "merges": "2000"}, 300),
+    ("lessons/wordpiece/page.py", {"corpus": "sample:lee", "merges": "500"}, 300),
+    ("lessons/unigram/page.py", {"corpus": "sample:lee", "variant": "em", "size": "2000"}, 300),
+    ("lessons/bytebpe/page.py", {"corpus": "sample:lee", "merges": "500"}, 300),
+    ("lessons/sage/page.py", {"corpus": "sample:lee"}, 300),  # its default run: 4 steps
 ]
 
 

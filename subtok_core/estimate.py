@@ -160,7 +160,7 @@ def slice_seconds(
 def wall_seconds(seconds: Sequence[float], workers: int) -> float:
     """How long runs taking `seconds` each last together on `workers` processors, when
     each run, in order, goes to the first processor free: so the pool of
-    subtok_core.parallel takes Compare's trainings (lessons._store.trained_all asks for
+    subtok_core.parallel takes Compare's trainings (lessons.ui.store.trained_all asks for
     them in order). One processor: the sum; as many as runs: the longest.
 
     >>> wall_seconds([30, 20, 40], 1), wall_seconds([30, 20, 40], 2), wall_seconds([30, 20, 40], 3)

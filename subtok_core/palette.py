@@ -11,7 +11,7 @@ WCAG contrast ratio, computed there by the standard's own formula.
   never by colour alone, and the same colour never touches itself (`fill_for`).
 
 Colour never carries meaning alone: each status also has a word or a mark (see the CSS in
-lessons/_chips.py and lessons/_a11y.py).
+lessons/ui/chips.py and lessons/ui/a11y.py).
 
 >>> fill_for("low", previous=None) in TOKEN_FILLS
 True
@@ -46,7 +46,7 @@ TOKEN_FILLS = (
 )
 TOKEN_OUTLINE = "#444444"
 
-# lesson chips (lessons/_chips.py): foreground, background
+# lesson chips (lessons/ui/chips.py): foreground, background
 CHIP = ("#1a1a1a", "#f4f6f8")
 CHIP_MARKER = ("#4f5a66", "#f4f6f8")  # </w>, ▁: quieter, still 4.5:1
 CHIP_NEW = ("#1a1a1a", "#ffd6d6")  # the newest symbol (plus a double outline)
@@ -54,7 +54,7 @@ CHIP_NEW_OUTLINE = "#a4161a"
 CHIP_MISS = ("#5f6b78", "#ffffff")  # a longest-match try that failed (plus dashed, struck)
 CHIP_HIT = ("#1a1a1a", "#dff3e4")  # the try that matched (plus a solid outline and ✓)
 CHIP_OUTLINE = "#6b7785"  # every chip's outline: 3:1 against the page
-CAPTION = ("#5e5c5a", "#ffffff")  # Streamlit's captions, darkened (lessons/_a11y.py)
+CAPTION = ("#5e5c5a", "#ffffff")  # Streamlit's captions, darkened (lessons/ui/a11y.py)
 CAPTION_DARK = ("#b8b5b1", "#171614")  # the same in the dark theme
 
 # every pair a page puts text on: foreground, background (tests/test_palette.py)

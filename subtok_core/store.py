@@ -54,7 +54,7 @@ def budget_from_env() -> int:
     return megabytes_from_env("SUBTOK_STORE_MB", DEFAULT_BUDGET_MB)
 
 
-TABLE = "table: "  # how the kind of a table derived from runs starts (lessons._store.derived)
+TABLE = "table: "  # how the kind of a table derived from runs starts (lessons.ui.store.derived)
 
 
 def kind_of(key: Hashable) -> str:

@@ -5,7 +5,7 @@ Each URL is a page's address as a teacher will share it, the host left out or no
 the page headlessly (Streamlit's AppTest runs app.py and the page as a browser's request
 would), so exactly the runs the page asks for are trained and kept on disk
 (subtok_core.diskcache), and with them the tables the page derives (measures, chart specs,
-a vocabulary's health: lessons._store.derived); a server started afterwards with the same
+a vocabulary's health: lessons.ui.store.derived); a server started afterwards with the same
 cache setting reads them instead of computing them. Per page it says which runs it trained
 and read, and how many tables of each kind it computed and read. Streamlit is imported
 only when the command runs: the rest of the core never needs it.
@@ -66,11 +66,21 @@ def add(commands) -> None:
     warm.set_defaults(run=run)
 
 
+def app_pages(app: Path) -> dict[str, str]:
+    """The pages beside `app` that train runs, by address: /NAME -> its file
+    (lessons/NAME/page.py), from the app's own list of pages (lessons/pages.py, plain
+    data); home, notes and the poll's join page train nothing."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_app_pages", app.parent / "lessons" / "pages.py")
+    listed = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(listed)
+    return {p.url_path: p.file for p in listed.PAGES if p.trains}
+
+
 def lesson_pages(app: Path) -> tuple[str, ...]:
-    """The pages beside `app` that train runs: lessons/NAME.py, its address /NAME (helpers
-    start with _; home, notes and the poll's join page train nothing)."""
-    names = (path.stem for path in (app.parent / "lessons").glob("*.py"))
-    return tuple(sorted(n for n in names if not n.startswith("_") and n not in TRAINS_NOTHING))
+    """The addresses of the pages beside `app` that train runs (see app_pages)."""
+    return tuple(sorted(app_pages(app)))
 
 
 def page_and_query(url: str, lessons: tuple[str, ...]) -> tuple[str, dict[str, str | list[str]]]:
@@ -163,7 +173,7 @@ def open_page(app: Path, page: str, query: dict, timeout: float, collected: _Sto
         at.query_params[key] = value
     try:
         at.run()
-        at.switch_page(f"lessons/{page}.py").run()
+        at.switch_page(app_pages(app)[page]).run()
     except RuntimeError:  # AppTest's timeout: it has stopped the page
         outcome.errors.append(f"the page did not finish within {timeout:g} s (see --timeout)")
     outcome.seconds = time.perf_counter() - began

@@ -11,7 +11,7 @@ BROKEN = "Something went wrong on this page"  # app.py's guard: an unexpected ex
 
 
 def open_page(page: str, **query) -> AppTest:
-    """Run app.py, switch to `page` (e.g. "lessons/bpe.py"), and check nothing raised."""
+    """Run app.py, switch to `page` (e.g. "lessons/bpe/page.py"), and check nothing raised."""
     at = AppTest.from_file(APP, default_timeout=60)
     for key, value in query.items():
         at.query_params[key] = value

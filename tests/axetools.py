@@ -18,7 +18,7 @@ SEVERE = ("serious", "critical")
 # the element axe points at matches (or lies inside) the selector. Keep this list short:
 # everything the app draws itself is fixed in the app instead. Empty today: every serious
 # finding (Streamlit's 60%-opacity captions, quotes and key badges, an image without alt,
-# an empty Vega mark group) could be fixed from the app (lessons/_a11y.py, the charts).
+# an empty Vega mark group) could be fixed from the app (lessons/ui/a11y.py, the charts).
 # A waiver looks like {"rule": "color-contrast", "selector": "...", "reason": "..."}.
 WAIVERS: list[dict[str, str]] = []
 

@@ -61,7 +61,7 @@ def app_url(poll_db_url):
 
 def clear_every_cache() -> None:
     """Empty st.cache_data and st.cache_resource; the server-wide trace store
-    (lessons._store.trace_store) is a cache_resource, so it goes with them."""
+    (lessons.ui.store.trace_store) is a cache_resource, so it goes with them."""
     st.cache_data.clear()
     st.cache_resource.clear()
 

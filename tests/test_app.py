@@ -5,7 +5,7 @@ from streamlit.testing.v1 import AppTest
 
 
 def bpe_page(**query) -> AppTest:
-    return open_page("lessons/bpe.py", **query)
+    return open_page("lessons/bpe/page.py", **query)
 
 
 def test_home_links_to_the_bpe_lesson():

@@ -23,7 +23,7 @@ def frame_with(at, *columns: str):
 
 
 def test_compare_shows_the_three_002_views_with_bpe_and_unigram():
-    at = open_page("lessons/compare.py", corpus="toy:hug-pug", size="14", tok="bpe,unigram")
+    at = open_page("lessons/compare/page.py", corpus="toy:hug-pug", size="14", tok="bpe,unigram")
     assert "Bostrom & Durrett (002): BPE against unigram LM" in [s.value for s in at.header]
     shown = [m.value for m in at.markdown]
     assert all(h in shown for h in HEADINGS)
@@ -51,13 +51,13 @@ def test_compare_shows_the_three_002_views_with_bpe_and_unigram():
 
 
 def test_the_verdict_needs_both_bpe_and_unigram():
-    at = open_page("lessons/compare.py", corpus="toy:hug-pug", size="14", tok="bpe,wordpiece")
+    at = open_page("lessons/compare/page.py", corpus="toy:hug-pug", size="14", tok="bpe,wordpiece")
     assert "Choose both BPE and Unigram above to test the claim." in infos(at)
 
 
 @pytest.mark.slow  # the Lee sample
 def test_on_the_lee_sample_the_verdict_states_the_scores_shown():
-    at = open_page("lessons/compare.py", corpus="sample:lee", size="300", tok="bpe,unigram")
+    at = open_page("lessons/compare/page.py", corpus="sample:lee", size="300", tok="bpe,unigram")
     scores = frame_with(at, "gold boundaries").set_index("tokenizer")
     assert (scores["words scored"] > 500).all()
     b, u = scores.loc["BPE", "F1"], scores.loc["Unigram", "F1"]
@@ -90,7 +90,7 @@ def seed_vocabulary() -> list[tuple[str, int]]:
 
 
 def test_home_opens_with_003s_word_ids_and_an_unknown_word():
-    at = open_page("lessons/home.py")
+    at = open_page("lessons/home/page.py")
     vocab = seed_vocabulary()
     assert len(vocab) == 8 and vocab[-1][0] == "<UNK>"
     table = at.dataframe[0].value
@@ -106,7 +106,7 @@ def test_home_opens_with_003s_word_ids_and_an_unknown_word():
 
 
 def test_the_tokens_per_word_verdict_shows_the_digits_where_the_two_part():
-    from lessons._compare_paper import _fewer
+    from lessons.compare.paper import _fewer
 
     def per(b: float, u: float) -> dict:
         return {name: {"fertility": SimpleNamespace(tokens_per_word=v)}

@@ -21,7 +21,7 @@ HELLO = "hello 😀 world 12345"
 
 
 def page(**query) -> AppTest:
-    return open_page("lessons/bytebpe.py", **query)
+    return open_page("lessons/bytebpe/page.py", **query)
 
 
 def new_chips(at: AppTest) -> list[str]:

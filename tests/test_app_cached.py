@@ -1,4 +1,4 @@
-"""The page caches of lessons/_cached.py: a chart kept as a spec sends what st.altair_chart
+"""The page caches of lessons/ui/cached.py: a chart kept as a spec sends what st.altair_chart
 sends, a piece is drawn once and replayed, keys keep runs and sessions apart; the store
 names the run a page holds; SaGe's states of a step made from an earlier one are those the
 core makes from scratch; the status colors of a table."""
@@ -19,16 +19,16 @@ from subtok_core.store import Store
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))  # lessons/, as the app imports it
-from lessons import _sage_views as views  # noqa: E402
-from lessons._store import TraceStore, fingerprint, trace_store  # noqa: E402
-from lessons._tables import style_status  # noqa: E402
+from lessons.sage import views  # noqa: E402
+from lessons.ui.store import TraceStore, fingerprint, trace_store  # noqa: E402
+from lessons.ui.tables import style_status  # noqa: E402
 
 HEADER = f"""
 import sys
 sys.path.insert(0, {str(ROOT)!r})
 import pandas as pd
 import streamlit as st
-from lessons import _cached as cached
+from lessons.ui import cached
 from subtok_core.charts import lessons as viz
 """
 
@@ -119,8 +119,8 @@ def test_a_piece_is_drawn_once_then_replayed_and_drawn_again_for_other_values():
 
 
 def test_two_sessions_on_different_corpora_each_see_their_own_step():
-    low = open_page("lessons/bpe.py", corpus="toy:low-lower", step="2")
-    cat = open_page("lessons/bpe.py", corpus="toy:cat-bat", step="2")
+    low = open_page("lessons/bpe/page.py", corpus="toy:low-lower", step="2")
+    cat = open_page("lessons/bpe/page.py", corpus="toy:cat-bat", step="2")
 
     def pairs(at: AppTest) -> list[str]:
         return list(next(df.value for df in at.dataframe if "pair" in df.value.columns)["pair"])
@@ -174,9 +174,11 @@ def test_merged_and_pruned_rows_are_red_tied_rows_orange_the_rest_plain():
 @pytest.mark.slow  # every lesson, SaGe on a real sample too
 def test_every_lesson_page_renders_twice_the_same(monkeypatch):
     """The second run replays what the first drew: the same tables and the same text."""
-    for page in ("lessons/bpe.py", "lessons/wordpiece.py", "lessons/unigram.py"):
+    for page in ("lessons/bpe/page.py", "lessons/wordpiece/page.py", "lessons/unigram/page.py"):
         at = AppTest.from_file(APP, default_timeout=60)
-        at.query_params["corpus"] = "toy:cat-bat" if page != "lessons/unigram.py" else "toy:run-bug"
+        at.query_params["corpus"] = (
+            "toy:cat-bat" if page != "lessons/unigram/page.py" else "toy:run-bug"
+        )
         at.query_params["step"] = "2"
         at.run()
         at.switch_page(page).run()

@@ -23,7 +23,7 @@ def paste(at, text: str):
 
 
 def test_the_overlap_bug_is_named_at_merge_one():
-    at = paste(open_page("lessons/check.py", data="exercise:runs"), "a b\n")
+    at = paste(open_page("lessons/check/page.py", data="exercise:runs"), "a b\n")
     said = " ".join(i.value for i in at.info)
     assert "Cause: overlap." in said
     assert "(a, b), which occurs 8 times" in said and "(a, a), which occurs 13 times" in said
@@ -39,18 +39,18 @@ def test_the_overlap_bug_is_named_at_merge_one():
 
 
 def test_the_link_opens_bpe_at_that_merge_with_the_same_pair():
-    at = open_page("lessons/bpe.py", corpus="exercise:runs", marker="none", ties="first",
+    at = open_page("lessons/bpe/page.py", corpus="exercise:runs", marker="none", ties="first",
                    merges="10", step="1")  # fmt: skip
     assert "Merge 1: the pair (a, a) occurs 13 times" in " ".join(i.value for i in at.info)
 
 
 def test_a_correct_list_is_identical():
-    at = paste(open_page("lessons/check.py", data="exercise:runs"), "a a\na b\n")
+    at = paste(open_page("lessons/check/page.py", data="exercise:runs"), "a a\na b\n")
     assert at.success and "identical: your 2 merges" in at.success[0].value
 
 
 def test_a_byte_level_exercise_takes_its_settings():
-    at = open_page("lessons/check.py", data="exercise:special")
+    at = open_page("lessons/check/page.py", data="exercise:special")
     assert at.selectbox(key="level").value == "bytes"
     assert at.text_input[0].value == "<|endoftext|>"
     at = paste(at, "a t\n< |\n")
@@ -58,16 +58,16 @@ def test_a_byte_level_exercise_takes_its_settings():
 
 
 def test_bad_merges_are_an_error_and_the_page_goes_on():
-    at = paste(open_page("lessons/check.py", data="exercise:runs"), "a b c\n")
+    at = paste(open_page("lessons/check/page.py", data="exercise:runs"), "a b c\n")
     assert at.error and "Line 1 of the merges" in at.error[0].value
     assert any("Exercise corpora" in s.value for s in at.header)
 
 
 def test_every_exercise_has_a_zip_with_its_answer_keys():
-    at = open_page("lessons/check.py")
+    at = open_page("lessons/check/page.py")
     buttons = [b for b in at.get("download_button")]
     assert len(buttons) >= 6
-    from lessons._check_views import exercise_zip
+    from lessons.check.views import exercise_zip
 
     names = zipfile.ZipFile(io.BytesIO(exercise_zip("runs"))).namelist()
     assert sorted(names) == sorted(
@@ -87,8 +87,8 @@ def test_two_sessions_with_other_tie_rules_get_their_own_verdicts():
     from subtok_core.check import exercises
 
     merges = "".join(f"{a} {b}\n" for a, b in textbook(words(exercises.load("ties")), 6, pick=lex))
-    first = paste(open_page("lessons/check.py", data="exercise:ties", rule="first"), merges)
-    lex = paste(open_page("lessons/check.py", data="exercise:ties", rule="lex"), merges)
+    first = paste(open_page("lessons/check/page.py", data="exercise:ties", rule="first"), merges)
+    lex = paste(open_page("lessons/check/page.py", data="exercise:ties", rule="lex"), merges)
     assert "Cause: tie." in " ".join(i.value for i in first.info) and not first.success
     assert lex.success and "identical: your 6 merges" in lex.success[0].value
     first.run()
@@ -97,7 +97,7 @@ def test_two_sessions_with_other_tie_rules_get_their_own_verdicts():
 
 def test_your_own_text_is_checked_too():
     """'aaa aaa ab ab ab', the issue's example: (a, a) 4 with overlap, 2 without, (a, b) 3."""
-    at = open_page("lessons/check.py", data="text:your own")
+    at = open_page("lessons/check/page.py", data="text:your own")
     at.text_area[0].set_value("aaa aaa ab ab ab").run()
     at = paste_at(at, 1, "a b\n")
     said = " ".join(i.value for i in at.info)
@@ -117,7 +117,7 @@ def test_a_list_longer_than_the_web_limit_is_refused_before_training():
     from subtok_core import limits
 
     top = int(limits.limit("merges", "web"))
-    at = open_page("lessons/check.py", data="exercise:runs")
+    at = open_page("lessons/check/page.py", data="exercise:runs")
     started = time.perf_counter()
     at = paste(at, "a b\n" * (top + 1))
     assert time.perf_counter() - started < 10  # refused, not trained
@@ -130,7 +130,7 @@ def test_choosing_another_exercise_takes_its_settings():
     """A student on exercise:runs (characters, marker none) who picks exercise:endings
     gets its marker eow (its settings file says so), then bytes on exercise:special, and
     back on endings characters and eow again."""
-    at = open_page("lessons/check.py", data="exercise:runs")
+    at = open_page("lessons/check/page.py", data="exercise:runs")
     assert (at.selectbox(key="level").value, at.selectbox(key="mark").value) == (
         "characters",
         "none",
@@ -154,11 +154,11 @@ def test_choosing_another_exercise_takes_its_settings():
 def test_the_check_shows_its_phases_in_a_status():
     """The long work is an st.status: complete once the verdict is drawn; an error when
     the merges cannot be read (the sentence stays an st.error below it)."""
-    at = paste(open_page("lessons/check.py", data="exercise:runs"), "a b\n")
+    at = paste(open_page("lessons/check/page.py", data="exercise:runs"), "a b\n")
     assert [(s.label, s.proto.state) for s in at.get("status")] == [
         ("Checked against the reference run.", StatusProto.COMPLETE)
     ]
-    at = paste(open_page("lessons/check.py", data="exercise:runs"), "a b c\n")
+    at = paste(open_page("lessons/check/page.py", data="exercise:runs"), "a b c\n")
     assert [(s.label, s.proto.state) for s in at.get("status")] == [
         ("Your merges could not be checked.", StatusProto.ERROR)
     ]

@@ -76,7 +76,7 @@ def upload(tok: str, text: str = TEXT, size: int = SIZE) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update({"corpus": "upload:a .txt file", "tok": tok, "size": str(size)})
     at.run()
-    at.switch_page("lessons/compare.py").run()
+    at.switch_page("lessons/compare/page.py").run()
     at.file_uploader(key="compare_upload").set_value(("big.txt", text.encode(), "text/plain"))
     at.run()
     assert not at.exception and not broken(at), at.exception
@@ -156,7 +156,7 @@ def test_a_toy_or_a_sample_gets_no_estimate(corpus, trainings):
     # on the Wikipedia sample Unigram to 8,000 is estimated well over ten seconds: an
     # estimate shown for samples too would show here
     assert count_s(2_500_000) + train_s("unigram", 70_000, 8000) > 10
-    at = open_page("lessons/compare.py", corpus=corpus, size="8000", tok="bpe,unigram")
+    at = open_page("lessons/compare/page.py", corpus=corpus, size="8000", tok="bpe,unigram")
     assert not at.warning
     assert "compare_upload_slice" not in [s.key for s in at.selectbox]
     assert trainings and trainings[0][0] == "bpe"  # the page went on to train
@@ -165,7 +165,7 @@ def test_a_toy_or_a_sample_gets_no_estimate(corpus, trainings):
 NOTICE = """
 import sys
 sys.path.insert(0, ROOT)
-from lessons._estimate import upload_notice
+from lessons.ui.estimate import upload_notice
 from subtok_core.corpus import WordCounts
 wc = WordCounts(tuple(f"w{i}" for i in range(200_000)), (3,) * 200_000, "upload")
 upload_notice(wc, "unigram,sage", 8000, n_lines=1000, page="compare")

@@ -15,7 +15,7 @@ TOY = {"corpus": "toy:hug-pug", "size": "14"}
 
 
 def compare_page(tok: str):
-    return open_page("lessons/compare.py", **TOY, tok=tok)
+    return open_page("lessons/compare/page.py", **TOY, tok=tok)
 
 
 def warnings(at) -> str:

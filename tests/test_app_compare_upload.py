@@ -10,7 +10,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lessons._store import trace_store
+from lessons.ui.store import trace_store
 from subtok_core.pretrained import hf
 from tests.apptools import APP, broken
 
@@ -42,7 +42,7 @@ def compare_page() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update({"corpus": "toy:low-lower", "tok": "bpe,unigram", "size": "20"})
     at.run()
-    at.switch_page("lessons/compare.py").run()
+    at.switch_page("lessons/compare/page.py").run()
     assert not at.exception and not broken(at), at.exception
     return at
 
@@ -115,7 +115,7 @@ def test_an_uploaded_corpus_is_counted_once_however_often_the_page_reruns(monkey
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update({"corpus": "upload:a .txt file", "tok": "bpe,unigram", "size": "20"})
     at.run()
-    at.switch_page("lessons/compare.py").run()
+    at.switch_page("lessons/compare/page.py").run()
     text = b"low lower newest widest\nlow low lower\n"
     at.file_uploader(key="compare_upload").set_value(("class.txt", text, "text/plain")).run()
     for size in ("21", "22"):  # two more full reruns, the file unchanged
@@ -124,6 +124,6 @@ def test_an_uploaded_corpus_is_counted_once_however_often_the_page_reruns(monkey
     second = AppTest.from_file(APP, default_timeout=120)  # another tab, the same file
     second.query_params.update({"corpus": "upload:a .txt file", "tok": "bpe,unigram"})
     second.run()
-    second.switch_page("lessons/compare.py").run()
+    second.switch_page("lessons/compare/page.py").run()
     second.file_uploader(key="compare_upload").set_value(("class.txt", text, "text/plain")).run()
     assert not second.exception and counted == [1]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lessons._escape import as_text, inline_code
+from lessons.ui.escape import as_text, inline_code
 from tests.apptools import broken, open_page
 from tests.test_app_compare_upload import GOOD, compare_page, upload
 
@@ -60,9 +60,9 @@ def test_an_uploaded_tokenizers_file_name_and_the_typed_text_are_escaped_on_comp
 @pytest.mark.parametrize(
     ("page", "box", "query"),
     [
-        ("lessons/bpe.py", "bpe_encode", {"corpus": "toy:low-lower", "step": "2"}),
-        ("lessons/wordpiece.py", "wordpiece_encode", {"corpus": "toy:low-lower", "step": "2"}),
-        ("lessons/bytebpe.py", "bytebpe_encode", {"corpus": "toy:low-lower"}),
+        ("lessons/bpe/page.py", "bpe_encode", {"corpus": "toy:low-lower", "step": "2"}),
+        ("lessons/wordpiece/page.py", "wordpiece_encode", {"corpus": "toy:low-lower", "step": "2"}),
+        ("lessons/bytebpe/page.py", "bytebpe_encode", {"corpus": "toy:low-lower"}),
     ],
 )
 def test_a_typed_text_is_escaped_in_a_lessons_encode_panel(page, box, query):
@@ -73,14 +73,14 @@ def test_a_typed_text_is_escaped_in_a_lessons_encode_panel(page, box, query):
 
 
 def test_words_of_the_students_own_text_are_escaped_in_the_corpus_view():
-    at = open_page("lessons/bpe.py", corpus="text:your own", step="1")
+    at = open_page("lessons/bpe/page.py", corpus="text:your own", step="1")
     before = escaped_tags(at)
     at.text_area(key="bpe_text").set_value(f"{HOSTILE} low low lower").run()
     assert_escaped(at, before)
 
 
 def test_the_bpe_dropout_panel_escapes_the_typed_word():
-    at = open_page("lessons/bpe.py", corpus="toy:low-lower", step="4")
+    at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", step="4")
     at.session_state["bpe_dropout_open"] = True  # the student opens the folded panel
     at.run()
     boxes = [t for t in at.text_input if t.key == "bpe_reg_text"]

@@ -43,7 +43,7 @@ def upload(page: str, query: dict, key: str, data: bytes, name: str) -> AppTest:
 def test_a_sage_upload_the_core_refuses_shows_its_sentence(kind):
     name = f"{kind}.txt"
     query = {"corpus": "upload", "V": "60"}  # V = 60 is refused on any sample at once
-    at = upload("lessons/sage.py", query, "sage_upload", BAD_UPLOADS[kind], name)
+    at = upload("lessons/sage/page.py", query, "sage_upload", BAD_UPLOADS[kind], name)
     assert not at.exception, [e.message for e in at.exception]
     assert [e.value for e in at.error] == [core_sentence(BAD_UPLOADS[kind], name)]
     assert at.title[0].value.startswith("SaGe")
@@ -58,7 +58,7 @@ def test_a_sage_upload_the_core_refuses_shows_its_sentence(kind):
 def test_an_upload_in_the_corpus_editor_the_core_refuses_shows_its_sentence(kind):
     name = f"{kind}.txt"
     query = {"corpus": "upload:a .txt file"}
-    at = upload("lessons/bpe.py", query, "bpe_upload", BAD_UPLOADS[kind], name)
+    at = upload("lessons/bpe/page.py", query, "bpe_upload", BAD_UPLOADS[kind], name)
     assert not at.exception and not broken(at)
     assert [e.value for e in at.error] == [core_sentence(BAD_UPLOADS[kind], name)]
 
@@ -76,7 +76,11 @@ def test_the_sentences_say_what_is_wrong():
 def test_a_good_upload_on_sage_reads_its_lines():
     text = "The cat sat on the mat. The dog sat on the log.\nA bird sang.\n"
     at = upload(
-        "lessons/sage.py", {"corpus": "upload", "V": "10"}, "sage_upload", text.encode(), "a.txt"
+        "lessons/sage/page.py",
+        {"corpus": "upload", "V": "10"},
+        "sage_upload",
+        text.encode(),
+        "a.txt",
     )
     assert not at.exception and not broken(at)
     assert any("a.txt: 3 sentences, 15 words" in c.value for c in at.caption)
@@ -91,7 +95,7 @@ def test_an_unexpected_exception_is_a_short_error_and_a_log_line(monkeypatch, pa
 
     monkeypatch.setattr(bpe, "explain_bpe_start", boom)
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("lessons/bpe.py").run()
+    at.switch_page("lessons/bpe/page.py").run()
     assert not at.exception
     assert [e.value for e in at.error] == [
         f"{BROKEN}: RuntimeError. Change a setting or reload; the server log has the details."
@@ -106,7 +110,7 @@ def test_an_unexpected_exception_is_a_short_error_and_a_log_line(monkeypatch, pa
 def test_a_value_error_of_the_core_is_shown_as_its_sentence(monkeypatch, page_errors):
     monkeypatch.setattr(bpe, "explain_bpe_start", lambda *args: corpus.load("toy:nope"))
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("lessons/bpe.py").run()
+    at.switch_page("lessons/bpe/page.py").run()
     assert not at.exception and not broken(at)
     assert at.error[0].value.startswith("There is no toy corpus 'toy:nope'")
     assert not page_errors  # a sentence for the student, not a failure of the page
@@ -115,7 +119,7 @@ def test_a_value_error_of_the_core_is_shown_as_its_sentence(monkeypatch, page_er
 def test_a_value_error_from_outside_the_core_is_no_sentence_for_students(monkeypatch, page_errors):
     monkeypatch.setattr(bpe, "explain_bpe_start", lambda *args: int("abc"))
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("lessons/bpe.py").run()
+    at.switch_page("lessons/bpe/page.py").run()
     assert not at.exception
     assert broken(at) == [
         f"{BROKEN}: ValueError. Change a setting or reload; the server log has the details."
@@ -130,7 +134,7 @@ def test_st_stop_and_st_rerun_pass_through_the_guard(monkeypatch, page_errors):
         st.stop()
 
     monkeypatch.setattr(bpe, "explain_bpe_start", stop)
-    at = open_page("lessons/bpe.py")
+    at = open_page("lessons/bpe/page.py")
     assert not at.error and not page_errors
     assert at.title[0].value == "Byte-pair encoding"
     assert not [h for h in at.subheader if h.value.startswith("Pair counts")]
@@ -148,7 +152,7 @@ def test_a_panic_no_core_call_caught_is_a_short_error_not_a_dead_page(monkeypatc
 
     monkeypatch.setattr(bpe, "explain_bpe_start", panic)
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("lessons/bpe.py").run()
+    at.switch_page("lessons/bpe/page.py").run()
     assert not at.exception
     assert [e.value for e in at.error] == [
         f"{BROKEN}: PanicException. Change a setting or reload; the server log has the details."

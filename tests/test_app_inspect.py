@@ -6,7 +6,7 @@ import re
 
 from apptools import open_page
 
-from lessons._escape import as_text
+from lessons.ui.escape import as_text
 from subtok_core import compare, corpus
 
 QUERY = {"corpus": "toy:cat-bat", "size": "12", "tok": "bpe,cl100k_base"}
@@ -18,14 +18,14 @@ def line_of(at, label: str) -> str:
 
 
 def test_text_from_the_address_and_back():
-    at = open_page("lessons/compare.py", text="cats  bag", **QUERY)
+    at = open_page("lessons/compare/page.py", text="cats  bag", **QUERY)
     assert at.text_area(key="compare_encode").value == "cats  bag"
     at.text_area(key="compare_encode").input("a bat").run()
     assert at.query_params["text"] == "a bat"
 
 
 def test_whitespace_toggle_draws_spaces_as_marks():
-    at = open_page("lessons/compare.py", text="cats\tbag", **QUERY)
+    at = open_page("lessons/compare/page.py", text="cats\tbag", **QUERY)
     line = line_of(at, "cl100k_base (GPT-4)")
     assert "·" not in line and "→" not in line
     at.toggle(key="compare_whitespace").set_value(True).run()
@@ -36,7 +36,7 @@ def test_whitespace_toggle_draws_spaces_as_marks():
 
 
 def test_a_token_its_characters_and_its_card_share_one_class():
-    at = open_page("lessons/compare.py", text="cats bag", **QUERY)
+    at = open_page("lessons/compare/page.py", text="cats bag", **QUERY)
     line = line_of(at, "BPE")
     model = compare.train("bpe", corpus.load("toy:cat-bat"), 12)
     # the BPE chips, in order: ▁cat s ▁b ag (cat-bat, 12 symbols, by the Compare tests)
@@ -52,7 +52,7 @@ def test_a_model_trained_on_your_own_text_links_to_no_card_and_says_why():
     """/vocab trains on the corpus its address names: a model of the student's own text
     (not in any address) would be another model there, its ids other tokens."""
     query = {**QUERY, "corpus": "text:your own", "size": "30"}
-    at = open_page("lessons/compare.py", text="cats bag", **query)
+    at = open_page("lessons/compare/page.py", text="cats bag", **query)
     assert 'href="vocab?tok=bpe' not in line_of(at, "BPE")
     assert 'href="vocab?tok=cl100k_base' in line_of(at, "cl100k_base (GPT-4)")
     said = " ".join(c.value for c in at.caption)
@@ -60,14 +60,14 @@ def test_a_model_trained_on_your_own_text_links_to_no_card_and_says_why():
 
 
 def test_a_model_of_an_unedited_corpus_links_with_its_corpus_and_size():
-    at = open_page("lessons/compare.py", text="cats bag", **QUERY)
+    at = open_page("lessons/compare/page.py", text="cats bag", **QUERY)
     assert 'href="vocab?tok=bpe&amp;id=' in line_of(at, "BPE")
     assert "corpus=toy%3Acat-bat&amp;size=12" in line_of(at, "BPE")
 
 
 def test_a_sample_with_punctuation_split_or_an_edited_toy_links_to_no_card():
-    from lessons import _inspect as inspect
-    from lessons._store import fingerprint
+    from lessons.ui import inspector as inspect
+    from lessons.ui.store import fingerprint
 
     split = fingerprint(corpus.load("sample:lee", True))
     assert inspect.card_corpus("sample:lee", 500, split) == (

@@ -21,80 +21,80 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))  # lessons/, as the app imports it
-from lessons._compat import element_tree, key_of_element  # noqa: E402
+from lessons.ui.compat import element_tree, key_of_element  # noqa: E402
 
 # the modules of helpers every page shares (each by its job)
 SHARED = (
-    "_chips.py",
-    "_tables.py",
-    "_merge_lesson.py",
-    "_keys.py",
-    "_url.py",
-    "_corpus.py",
-    "_steps.py",
-    "_store.py",
-    "_views.py",
-    "_present.py",
-    "_guard.py",
+    "ui/chips.py",
+    "ui/tables.py",
+    "ui/merge_lesson.py",
+    "ui/keys.py",
+    "ui/address.py",
+    "ui/corpus.py",
+    "ui/steps.py",
+    "ui/store.py",
+    "ui/view_memory.py",
+    "ui/present.py",
+    "ui/guard.py",
 )
 PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by every page
     **dict.fromkeys(SHARED),
-    "_cached.py": None,  # page caches: no widgets
-    "_compat.py": None,  # Streamlit internals: no widgets
-    "bpe.py": "bpe",
-    "bytebpe.py": "bytebpe",
-    "_bytebpe_views.py": "bytebpe",
-    "_bytebpe_replay.py": "bytebpe",
-    "wordpiece.py": "wordpiece",
-    "unigram.py": "unigram",
-    "_unigram_controls.py": "unigram",
-    "_unigram_views.py": "unigram",
-    "_unigram_lattice.py": "unigram",
-    "_unigram_seed.py": "unigram",
-    "compare.py": "compare",
-    "_compare_views.py": "compare",
-    "_compare_paper.py": "compare",
-    "_compare_models.py": "compare",
-    "_compare_measures.py": "compare",
-    "sage.py": "sage",
-    "_sage_views.py": "sage",
-    "_sage_results.py": "sage",
-    "_sage_paper.py": "sage",
-    "_sage_runs.py": "sage",
-    "home.py": "home",
-    "join.py": "join",
-    "check.py": "check",
-    "_check_views.py": "check",
-    "_student.py": "join",  # the student's anonymous id of /join (no widgets)
-    "_poll.py": None,  # the class poll panel of the lessons, keyed by the page it gets
-    "_poll_results.py": None,  # the poll's tally and reveal, keyed by the page it gets
-    "notes.py": "notes",
-    "_regularize.py": None,  # panels of /bpe and /unigram, keyed by the prefix they get
-    "_export.py": None,  # the tokenizer.json export, keyed by the page it gets
-    "_estimate.py": None,  # an upload's time estimate and slices, keyed by the page it gets
-    "_a11y.py": None,  # contrast CSS and chart sentences: no widgets
-    "_escape.py": None,  # escaping a user's text: no widgets
-    "_inspect.py": "compare",  # Compare's inspector conventions (whitespace, hover, text)
-    "vocab.py": "vocab",
-    "_vocab_card.py": "vocab",
-    "_vocab_chat.py": "vocab",
-    "_vocab_data.py": "vocab",
+    "ui/cached.py": None,  # page caches: no widgets
+    "ui/compat.py": None,  # Streamlit internals: no widgets
+    "bpe/page.py": "bpe",
+    "bytebpe/page.py": "bytebpe",
+    "bytebpe/views.py": "bytebpe",
+    "bytebpe/replay.py": "bytebpe",
+    "wordpiece/page.py": "wordpiece",
+    "unigram/page.py": "unigram",
+    "unigram/controls.py": "unigram",
+    "unigram/views.py": "unigram",
+    "unigram/lattice.py": "unigram",
+    "unigram/seed.py": "unigram",
+    "compare/page.py": "compare",
+    "compare/views.py": "compare",
+    "compare/paper.py": "compare",
+    "compare/models.py": "compare",
+    "compare/measures.py": "compare",
+    "sage/page.py": "sage",
+    "sage/views.py": "sage",
+    "sage/results.py": "sage",
+    "sage/paper.py": "sage",
+    "sage/runs.py": "sage",
+    "home/page.py": "home",
+    "poll/page.py": "join",
+    "check/page.py": "check",
+    "check/views.py": "check",
+    "poll/student.py": "join",  # the student's anonymous id of /join (no widgets)
+    "poll/panel.py": None,  # the class poll panel of the lessons, keyed by the page it gets
+    "poll/results.py": None,  # the poll's tally and reveal, keyed by the page it gets
+    "notes/page.py": "notes",
+    "ui/regularize.py": None,  # panels of /bpe and /unigram, keyed by the prefix they get
+    "ui/export.py": None,  # the tokenizer.json export, keyed by the page it gets
+    "ui/estimate.py": None,  # an upload's time estimate and slices, keyed by the page it gets
+    "ui/a11y.py": None,  # contrast CSS and chart sentences: no widgets
+    "ui/escape.py": None,  # escaping a user's text: no widgets
+    "ui/inspector.py": "compare",  # Compare's inspector conventions (whitespace, hover, text)
+    "vocab/page.py": "vocab",
+    "vocab/card.py": "vocab",
+    "vocab/chat.py": "vocab",
+    "vocab/data.py": "vocab",
 }
 MADE_BY_HELPER = {
-    "_chips.py",
-    "_tables.py",
-    "_merge_lesson.py",
-    "bpe.py",
-    "bytebpe.py",
-    "_bytebpe_views.py",
-    "_bytebpe_replay.py",
-    "wordpiece.py",
-    "unigram.py",
-    "_unigram_controls.py",
-    "_unigram_lattice.py",
-    "compare.py",
-    "_compare_models.py",
-    "_compare_measures.py",
+    "ui/chips.py",
+    "ui/tables.py",
+    "ui/merge_lesson.py",
+    "bpe/page.py",
+    "bytebpe/page.py",
+    "bytebpe/views.py",
+    "bytebpe/replay.py",
+    "wordpiece/page.py",
+    "unigram/page.py",
+    "unigram/controls.py",
+    "unigram/lattice.py",
+    "compare/page.py",
+    "compare/models.py",
+    "compare/measures.py",
 }
 ANY = "{}"  # a part of a key computed when the page runs
 
@@ -174,11 +174,12 @@ def source_keys() -> list[Key]:
     }
     skip = set(helpers) - {"widget_key"} | {"min", "max", "sorted", "sort"}
     found = []
-    for path in sorted((ROOT / "lessons").glob("*.py")):
-        if path.name in SHARED:
+    for path in sorted((ROOT / "lessons").rglob("*.py")):
+        file = path.relative_to(ROOT / "lessons").as_posix()
+        if file in SHARED or path.name == "__init__.py" or file == "pages.py":
             continue
-        tree, page = ast.parse(path.read_text()), PAGE_OF[path.name]
-        found += keys_in(tree, path.name, page, module_constants(tree), skip)
+        tree, page = ast.parse(path.read_text()), PAGE_OF[file]
+        found += keys_in(tree, file, page, module_constants(tree), skip)
         used = {called(n) for n in ast.walk(tree) if isinstance(n, ast.Call)} & set(helpers)
         while True:  # the helpers those helpers call
             more = set().union(*(calls[name] for name in used)) - used
@@ -258,7 +259,7 @@ def run_page(page: str, **query) -> AppTest:
     for name, value in query.items():
         at.query_params[name] = value
     at.run()
-    return at.switch_page(f"lessons/{page}.py").run()
+    return at.switch_page(f"lessons/{page}/page.py").run()
 
 
 def walk(node):

@@ -27,7 +27,7 @@ def database(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("page, query, expected", LESSONS, ids=[p for p, _, _ in LESSONS])
 def test_the_poll_opens_a_room_on_the_step_shown(page, query, expected):
-    at = open_page(f"lessons/{page}.py", **query)
+    at = open_page(f"lessons/{page}/page.py", **query)
     assert f"{page}_poll_start" not in [b.key for b in at.button]  # closed: nothing runs
     at.session_state[f"{page}_class_poll_open"] = True
     at.run()
@@ -46,7 +46,7 @@ def test_the_poll_opens_a_room_on_the_step_shown(page, query, expected):
 
 @pytest.mark.parametrize("page, query, _", LESSONS, ids=[p for p, _, _ in LESSONS])
 def test_the_export_is_prepared_on_request(page, query, _):
-    at = open_page(f"lessons/{page}.py", **query)
+    at = open_page(f"lessons/{page}/page.py", **query)
     labels = [d.proto.label for d in at.get("download_button")]
     assert "Download as Hugging Face tokenizer.json" not in labels
     at.button(key=f"{page}_hf_ask").click().run()
@@ -58,21 +58,21 @@ def test_the_export_is_prepared_on_request(page, query, _):
 
 
 def test_a_run_the_store_does_not_keep_is_named_by_its_own_digest_not_none(monkeypatch):
-    """The export button's guard (lessons/_export.py) asks again for each run: two runs the
+    """The export button's guard (lessons/ui/export.py) asks again for each run: two runs the
     server-wide store does not keep (its key None) get two names, neither of them "None"."""
     import sys
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).parents[1]))  # lessons/, as the app imports it
-    from lessons import _export
+    from lessons.ui import export
     from subtok_core.bpe import trace_bpe
     from subtok_core.corpus import load
 
-    monkeypatch.setattr(_export, "run_key", lambda trace: None)
+    monkeypatch.setattr(export, "run_key", lambda trace: None)
     first = trace_bpe(load("toy:low-lower"), merges=2)
     second = trace_bpe(load("toy:low-lower"), merges=3)
-    names = {_export.run_ident(first), _export.run_ident(second)}
+    names = {export.run_ident(first), export.run_ident(second)}
     assert len(names) == 2 and "None" not in names
-    assert _export.run_ident(first) == _export.run_ident(trace_bpe(load("toy:low-lower"), merges=2))
-    monkeypatch.setattr(_export, "run_key", lambda trace: "kept-run")
-    assert _export.run_ident(first) == "kept-run"
+    assert export.run_ident(first) == export.run_ident(trace_bpe(load("toy:low-lower"), merges=2))
+    monkeypatch.setattr(export, "run_key", lambda trace: "kept-run")
+    assert export.run_ident(first) == "kept-run"

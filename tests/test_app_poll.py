@@ -1,5 +1,5 @@
-"""AppTest: a class poll round, the teacher's panel (lessons/_poll.py) in one session and
-three students on /join (lessons/join.py) in three others, on one SQLite file.
+"""AppTest: a class poll round, the teacher's panel (lessons/poll/panel.py) in one session and
+three students on /join (lessons/poll/page.py) in three others, on one SQLite file.
 
 The expected merges are those of 003 (../shared/seeds/003_fbf19eb985f31fbe.txt): on
 low/lower/newest/widest with </w>, merge 3 is "est </w>" (6 + 3 = 9 times), merge 4 "l o".
@@ -13,7 +13,7 @@ import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
-from lessons import _poll, _poll_results
+from lessons.poll import panel, results
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
 
@@ -28,12 +28,12 @@ def teacher_page(root: str) -> None:
     sys.path.insert(0, root)
     import streamlit as st
 
-    from lessons import _poll
+    from lessons.poll import panel
     from subtok_core import bpe, corpus
 
     trace = bpe.trace_bpe(corpus.load("toy:low-lower"), merges=10, marker="eow")
     step, corpus = int(st.query_params.get("step", "2")), st.query_params.get("corpus", "")
-    _poll.teacher_panel("bpe", trace, step, corpus)
+    panel.teacher_panel("bpe", trace, step, corpus)
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +49,7 @@ def teacher() -> AppTest:
 
 
 def student(code: str) -> AppTest:
-    return open_page("lessons/join.py", room=code)
+    return open_page("lessons/poll/page.py", room=code)
 
 
 def answer(at: AppTest, pick: str = "", typed: str = "") -> AppTest:
@@ -121,7 +121,7 @@ def test_a_second_answer_replaces_the_first_and_the_student_follows_to_the_next_
 def test_one_answer_per_student_across_a_reload(monkeypatch):
     """A reload is a new session of the same browser: it sends the cookie the first visit
     wrote, so it is the same student, and the answer it sends replaces the first."""
-    from lessons import _student
+    from lessons.poll import student as anonymous
 
     teach = teacher()
     code = open_room_and_round(teach)
@@ -129,7 +129,7 @@ def test_one_answer_per_student_across_a_reload(monkeypatch):
     me = first.session_state["join_session"]
     assert any(f"subtok_student={me};" in h.proto.body for h in first.get("html"))
     answer(first, pick="(l, o)")
-    monkeypatch.setattr(_student, "browser_cookies", lambda: {"subtok_student": me})
+    monkeypatch.setattr(anonymous, "browser_cookies", lambda: {"subtok_student": me})
     reloaded = student(code)
     assert reloaded.session_state["join_session"] == me
     assert texts(reloaded.text) == ["(l, o)"]  # the answer it gave before the reload
@@ -147,14 +147,14 @@ def test_a_typed_answer_is_a_count_until_the_teacher_shows_it_as_plain_text():
     assert texts(pupil.text) == [SCRIPT]
     teach.run()
     current = rooms.store().current_round(code)
-    frame = _poll_results.answers_frame(rooms.store().tally(current.id), current)
-    assert list(frame["answer"]) == [_poll_results.OTHER]  # what the projector's chart shows
+    frame = results.answers_frame(rooms.store().tally(current.id), current)
+    assert list(frame["answer"]) == [results.OTHER]  # what the projector's chart shows
     assert not teach.dataframe
     teach.toggle(key="bpe_poll_typed").set_value(True).run()
     assert list(teach.dataframe[0].value["answer"]) == [SCRIPT]  # plain text, on request
     html = [m.value for m in teach.markdown if m.proto.allow_html]
     assert not any("<script" in value for value in html)
-    typed = _poll_results.answers_frame(rooms.store().tally(current.id), current, show_typed=True)
+    typed = results.answers_frame(rooms.store().tally(current.id), current, show_typed=True)
     assert answers_chart(typed).to_dict()["datasets"]  # an answer is data for Vega
 
 
@@ -162,7 +162,7 @@ def test_a_typed_answer_is_a_count_until_the_teacher_shows_it_as_plain_text():
     ("room", "message"), [("XXXX", "There is no room XXXX"), ("hello", "is not a room code")]
 )
 def test_a_wrong_room_code_says_so_and_asks_again(room, message):
-    at = open_page("lessons/join.py", room=room)
+    at = open_page("lessons/poll/page.py", room=room)
     assert any(message in error for error in texts(at.error))
     assert at.text_input(key="join_code")
 
@@ -172,14 +172,14 @@ def test_an_expired_room_is_refused_on_the_join_page(monkeypatch):
     code = polls.open_room("bpe", "bpe", "toy:low-lower", "print", "run", "/bpe", True)
     later = polls.clock() + rooms.LIFETIME + 1
     monkeypatch.setattr(polls, "clock", lambda: later)
-    at = open_page("lessons/join.py", room=code)
+    at = open_page("lessons/poll/page.py", room=code)
     assert any(f"Room {code} has expired" in error for error in texts(at.error))
 
 
 def test_without_a_round_the_student_waits():
     polls = rooms.store()
     code = polls.open_room("bpe", "bpe", "toy:low-lower", "print", "run", "/bpe", True)
-    at = open_page("lessons/join.py", room=code)
+    at = open_page("lessons/poll/page.py", room=code)
     assert texts(at.info) == ["Waiting for your teacher to open the first round."]
 
 
@@ -200,9 +200,9 @@ def test_a_unigram_round_asks_for_the_piece_pruned_next():
 
 
 def test_the_join_link_and_its_qr_code():
-    link, base = _poll.join_link("K7RD", "bpe", "http://10.0.0.5:8501/bpe")
+    link, base = panel.join_link("K7RD", "bpe", "http://10.0.0.5:8501/bpe")
     assert link == "http://10.0.0.5:8501/join?room=K7RD" and not base.local
-    png = _poll.qr_png("http://10.0.0.5:8501/join?room=K7RD")
+    png = panel.qr_png("http://10.0.0.5:8501/join?room=K7RD")
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
 
 
@@ -240,7 +240,7 @@ def test_an_uploaded_corpus_stays_off_the_phones_unless_the_teacher_shares_it():
 
 
 def test_room_codes_tried_too_often_are_refused_on_the_join_page():
-    at = open_page("lessons/join.py", room="KKKK")
+    at = open_page("lessons/poll/page.py", room="KKKK")
     for _ in range(rooms.store().limits.code_tries.count - 1):
         at.text_input(key="join_code").input("KKKM")
         at.button(key="join_go").click().run()

@@ -10,14 +10,14 @@ KEYS = {"first": "Home", "prev": "Left", "next": "Right", "last": "End", "play":
 
 @pytest.mark.parametrize("page", LESSONS)
 def test_every_step_button_has_its_key_on_the_keyboard(page):
-    at = open_page(f"lessons/{page}.py", step="1")
+    at = open_page(f"lessons/{page}/page.py", step="1")
     for name, key in KEYS.items():
         assert at.button(key=f"{page}_step_{name}").proto.shortcut == key.lower(), name
 
 
 def test_the_buttons_step_and_jump_and_the_address_follows():
     # 003's corpus: ten merges, merge 3 is est</w> and merge 4 (l, o) (003's slides)
-    at = open_page("lessons/bpe.py", corpus="toy:low-lower", marker="eow", step="3")
+    at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", marker="eow", step="3")
     assert "Merge 3: the pair (est, </w>) occurs 9 times" in infos(at)
     at.button(key="bpe_step_next").click().run()
     assert "Merge 4: the pair (l, o) occurs 7 times" in infos(at)
@@ -31,7 +31,7 @@ def test_the_buttons_step_and_jump_and_the_address_follows():
 
 
 def test_play_offers_a_speed_and_pause_stops_it():
-    at = open_page("lessons/bpe.py", corpus="toy:low-lower", marker="eow", step="3")
+    at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", marker="eow", step="3")
     assert not at.radio  # no speed choice before playing
     at.button(key="bpe_step_play").click().run()
     assert at.session_state["bpe_step_playing"] is True
@@ -41,14 +41,16 @@ def test_play_offers_a_speed_and_pause_stops_it():
 
 
 def test_play_at_the_last_step_starts_again_from_the_first():
-    at = open_page("lessons/bpe.py", corpus="toy:low-lower", marker="eow", step="10")
+    at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", marker="eow", step="10")
     at.button(key="bpe_step_play").click().run()
     assert at.slider(key="step").value == 0
 
 
 def test_presenter_mode_shows_the_step_view_and_stops_there():
-    normal = open_page("lessons/bpe.py", corpus="toy:low-lower", marker="eow", step="3")
-    shown = open_page("lessons/bpe.py", corpus="toy:low-lower", marker="eow", step="3", present="1")
+    normal = open_page("lessons/bpe/page.py", corpus="toy:low-lower", marker="eow", step="3")
+    shown = open_page(
+        "lessons/bpe/page.py", corpus="toy:low-lower", marker="eow", step="3", present="1"
+    )
     heads = [h.value for h in shown.subheader]
     assert "Pair counts before merge 3" in heads and "Corpus after merge 3" in heads
     assert "Merge 3: the pair (est, </w>) occurs 9 times" in infos(shown)
@@ -63,7 +65,7 @@ def test_presenter_mode_shows_the_step_view_and_stops_there():
 
 
 def test_presenter_mode_keeps_the_class_poll_and_can_be_left():
-    at = open_page("lessons/wordpiece.py", corpus="toy:sunflower", step="2", present="1")
+    at = open_page("lessons/wordpiece/page.py", corpus="toy:sunflower", step="2", present="1")
     assert any("Class poll" in e.label for e in at.expander)
     next(b for b in at.button if b.label == "exit presenter mode").click().run()
     assert "present" not in at.query_params
@@ -72,7 +74,7 @@ def test_presenter_mode_keeps_the_class_poll_and_can_be_left():
 
 
 def test_the_presenter_switch_in_the_sidebar_turns_it_on():
-    at = open_page("lessons/unigram.py", corpus="toy:run-bug", step="1")
+    at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", step="1")
     next(t for t in at.toggle if t.label == "Presenter mode").set_value(True).run()
     assert at.query_params["present"] == "1"
     assert any(b.label == "exit presenter mode" for b in at.button)

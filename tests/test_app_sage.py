@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow  # SaGe runs on a real sample (crime or Lee)
 
 
 def sage_page(**query) -> AppTest:
-    at = open_page("lessons/sage.py", **{**TINY, **query})
+    at = open_page("lessons/sage/page.py", **{**TINY, **query})
     assert not at.error, [e.value for e in at.error]
     return at
 
@@ -85,13 +85,13 @@ def test_the_result_view_compares_four_vocabularies_with_a_verdict_per_trend():
     ],
 )
 def test_bad_settings_give_a_message_and_no_traceback(query, message):
-    at = open_page("lessons/sage.py", **{**TINY, **query})
+    at = open_page("lessons/sage/page.py", **{**TINY, **query})
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
 
 
 def test_the_compare_page_offers_the_vocabulary_sage_trained():
     at = sage_page()
-    at.switch_page("lessons/compare.py")
+    at.switch_page("lessons/compare/page.py")
     at.query_params["corpus"] = "sample:crime"
     at.query_params["size"] = "150"
     at.run()
@@ -167,7 +167,7 @@ def test_a_second_session_on_the_same_sample_with_another_v_sees_its_own_run():
 
 
 def test_stop_during_the_controls_ends_the_page_and_each_run_finishes_once(monkeypatch):
-    """The controls run all at once beside SaGe's run (lessons/_sage_runs.py). Here they are
+    """The controls run all at once beside SaGe's run (lessons/sage/runs.py). Here they are
     held until Stop is pressed while the page waits for them: every one ends (they stop
     at their next report), the page says it stopped, and a second session computes the
     controls and takes SaGe's run from the store. Runs in this process (SUBTOK_WORKERS=0)

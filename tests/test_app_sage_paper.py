@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow  # SaGe runs on a real sample (crime or Lee)
 def page():
     st.cache_data.clear()
     st.cache_resource.clear()
-    at = open_page("lessons/sage.py", **TINY)
+    at = open_page("lessons/sage/page.py", **TINY)
     assert not at.error, [e.value for e in at.error]
     return at
 

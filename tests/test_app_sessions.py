@@ -18,15 +18,15 @@ from subtok_core import measure as metrics
 from subtok_core.unigram.seed import SEEDS
 
 LESSONS = [
-    "_chips.py",
-    "_tables.py",
-    "_merge_lesson.py",
-    "_corpus.py",
-    "_steps.py",
-    "bpe.py",
-    "wordpiece.py",
-    "unigram.py",
-    "compare.py",
+    "ui/chips.py",
+    "ui/tables.py",
+    "ui/merge_lesson.py",
+    "ui/corpus.py",
+    "ui/steps.py",
+    "bpe/page.py",
+    "wordpiece/page.py",
+    "unigram/page.py",
+    "compare/page.py",
 ]
 SAMPLE, SIZE = "sample:crime", 150  # 19 Russian sentences: quick to train and to measure
 
@@ -57,7 +57,7 @@ def compare_with(model: sage.SageModel) -> AppTest:
     for name, value in {"corpus": SAMPLE, "size": str(SIZE), "tok": "bpe,sage"}.items():
         at.query_params[name] = value
     at.run()
-    at.switch_page("lessons/compare.py").run()
+    at.switch_page("lessons/compare/page.py").run()
     assert not at.exception, at.exception
     return at
 
@@ -93,7 +93,9 @@ def test_retraining_sage_changes_the_numbers_compare_shows(sage_models):
 def test_your_own_text_on_compare_has_its_own_box_beside_the_text_to_encode():
     """The corpus editor's box and the box of the text to encode once shared one key."""
     mine, typed = "low lower lowest newer newest wider", "slowest"
-    at = open_page("lessons/compare.py", corpus="text:your own", size="30", tok="bpe,wordpiece")
+    at = open_page(
+        "lessons/compare/page.py", corpus="text:your own", size="30", tok="bpe,wordpiece"
+    )
     at.text_area(key="compare_text").input(mine).run()
     at.text_area(key="compare_encode").input(typed).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
@@ -117,9 +119,9 @@ def test_the_sage_seed_does_not_leak_into_the_unigram_seed_vocabulary():
     for name, value in {"corpus": "sample:crime", "V": "60", "seed": "3"}.items():
         at.query_params[name] = value  # V = 60 is refused at once: no run needed
     at.run()
-    at.switch_page("lessons/sage.py").run()
+    at.switch_page("lessons/sage/page.py").run()
     assert at.number_input(key="seed").value == 3
-    at.switch_page("lessons/unigram.py").run()
+    at.switch_page("lessons/unigram/page.py").run()
     assert not at.exception
     assert by_label(at.selectbox, "seed vocabulary").value == SEEDS[0]
     at.selectbox(key="corpus").set_value("toy:hug-pug").run()
@@ -131,7 +133,7 @@ def test_the_sage_seed_does_not_leak_into_the_unigram_seed_vocabulary():
 
 @pytest.mark.parametrize(("value", "shown"), [("frequent", "frequent"), ("3", SEEDS[0])])
 def test_the_unigram_seed_vocabulary_keeps_its_url_name(value, shown):
-    at = open_page("lessons/unigram.py", corpus="toy:run-bug", seed=value)
+    at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", seed=value)
     assert by_label(at.selectbox, "seed vocabulary").value == shown
     assert not at.error, [e.value for e in at.error]
 
@@ -147,7 +149,7 @@ def cached_functions(path: Path):
 @pytest.mark.parametrize("file", LESSONS)
 def test_a_cache_that_does_not_hash_an_argument_is_keyed_by_its_fingerprint(file):
     """st.cache_* skips arguments named _x; what they change must reach the key through
-    a `fingerprint` argument (lessons._store.fingerprint of the model or trace and text)."""
+    a `fingerprint` argument (lessons.ui.store.fingerprint of the model or trace and text)."""
     for function in cached_functions(Path(__file__).parents[1] / "lessons" / file):
         names = [arg.arg for arg in function.args.args]
         if any(name.startswith("_") for name in names):
@@ -181,7 +183,9 @@ def test_two_sessions_uploading_files_of_one_name_each_measure_their_own():
     }
     assert truth[300] != truth[120]
     for size in (300, 120, 300):  # each session after one that uploaded the other file
-        at = open_page("lessons/compare.py", corpus=SAMPLE, size=str(SIZE), tok="bpe,cl100k_base")
+        at = open_page(
+            "lessons/compare/page.py", corpus=SAMPLE, size=str(SIZE), tok="bpe,cl100k_base"
+        )
         upload = ("mine.json", files[size], "text/json")
         at.file_uploader(key="compare_hf_file").set_value(upload).run()
         at.multiselect(key="compare_tok").set_value(["bpe", "hf:mine.json"]).run()

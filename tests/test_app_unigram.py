@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 
 def unigram_page(**query) -> AppTest:
-    return open_page("lessons/unigram.py", **query)
+    return open_page("lessons/unigram/page.py", **query)
 
 
 def frame_with(at: AppTest, column: str):
@@ -89,9 +89,9 @@ def test_em_variant_shows_expected_counts_and_posteriors_from_the_url():
 
 def test_the_rounding_caption_credits_001_only_on_its_own_corpus():
     # 001 computes run/bug/fun/sun only; on hug/pug the page says what rounding *would* give
-    at = open_page("lessons/unigram.py", corpus="toy:run-bug", base="10", step="1")
+    at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", base="10", step="1")
     assert any(c.value.startswith("The 001 slides round every probability") for c in at.caption)
-    at = open_page("lessons/unigram.py", corpus="toy:hug-pug", base="10", step="1")
+    at = open_page("lessons/unigram/page.py", corpus="toy:hug-pug", base="10", step="1")
     said = [c.value for c in at.caption if "4 digits" in c.value]
     assert said and all(c.startswith("Rounded to 4 digits") for c in said), said
 

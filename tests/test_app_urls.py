@@ -23,9 +23,9 @@ from streamlit.testing.v1 import AppTest
 from subtok_core import compare, corpus, limits, sage
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # lessons/, as the app imports it
-from lessons._compat import element_tree  # noqa: E402
-from lessons._corpus import cached_load  # noqa: E402
-from lessons._url import parse_choice, parse_float, parse_int  # noqa: E402
+from lessons.ui.address import parse_choice, parse_float, parse_int  # noqa: E402
+from lessons.ui.compat import element_tree  # noqa: E402
+from lessons.ui.corpus import cached_load  # noqa: E402
 
 BAD = ["-1", "abc", "1e12", ""]
 TITLES = {
@@ -80,7 +80,7 @@ def run_page(page: str, query: dict[str, str]) -> AppTest:
     for name, value in query.items():
         at.query_params[name] = value
     at.run()
-    return at.switch_page(f"lessons/{page}.py").run()
+    return at.switch_page(f"lessons/{page}/page.py").run()
 
 
 def naming(at: AppTest, param: str) -> list[str]:

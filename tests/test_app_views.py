@@ -23,7 +23,7 @@ from apptools import infos, open_page
 from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # lessons/, as the app imports it
-from lessons._compat import run_bare  # noqa: E402
+from lessons.ui.compat import run_bare  # noqa: E402
 
 CATBAT_START = "113 symbols long"  # cat-bat before its first merge (tests/test_app.py)
 
@@ -63,26 +63,26 @@ def captions(at: AppTest) -> str:
 
 
 def test_each_page_opens_on_its_own_last_view_and_the_address_says_which():
-    at = open_page("lessons/bpe.py", corpus="toy:low-lower", step="5")
+    at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", step="5")
     assert view(at) == ("toy:low-lower", 5)
     assert "Merge 5: the pair (lo, w) occurs 7 times" in infos(at)
 
-    sidebar(at, "lessons/wordpiece.py")  # its own default corpus, before its first merge
+    sidebar(at, "lessons/wordpiece/page.py")  # its own default corpus, before its first merge
     assert view(at) == ("toy:sunflower", 0)
     assert at.query_params == {}  # the defaults are not in the address
     assert "Before the first merge" in infos(at)
     choose(at, at.slider(key="step"), 2, 0)
     assert "Merge 2: (##e, ##r) scores 1/4" in infos(at)
 
-    sidebar(at, "lessons/bpe.py")  # back as it was left, the address with it
+    sidebar(at, "lessons/bpe/page.py")  # back as it was left, the address with it
     assert view(at) == ("toy:low-lower", 5) and at.selectbox(key="marker").value == "eow"
     assert at.query_params == {"corpus": "toy:low-lower", "step": "5"}
     assert "Merge 5: the pair (lo, w) occurs 7 times" in infos(at)
 
-    sidebar(at, "lessons/unigram.py")  # never opened yet: its defaults, nothing of /bpe's
+    sidebar(at, "lessons/unigram/page.py")  # never opened yet: its defaults, nothing of /bpe's
     assert view(at) == ("toy:run-bug", 0) and at.query_params == {}
 
-    sidebar(at, "lessons/wordpiece.py")
+    sidebar(at, "lessons/wordpiece/page.py")
     assert view(at) == ("toy:sunflower", 2) and at.query_params == {"step": "2"}
     assert "Merge 2: (##e, ##r) scores 1/4" in infos(at)
     at.run()  # the next run keeps it
@@ -93,16 +93,16 @@ def test_a_link_with_parameters_opens_what_it_says_not_the_remembered_view():
     """Streamlit (1.67) drops, on a page change inside a session, the parameters that a
     widget of the page left binds (its own /wordpiece?corpus=...); a link to a lesson comes
     from a page that binds none, as /notes and /check."""
-    at = open_page("lessons/bpe.py", corpus="toy:low-lower", step="5")
-    sidebar(at, "lessons/notes.py")
+    at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", step="5")
+    sidebar(at, "lessons/notes/page.py")
     at.query_params["corpus"] = "toy:fox"  # a link from the notes page to /bpe
-    at.switch_page("lessons/bpe.py")
+    at.switch_page("lessons/bpe/page.py")
     run_bare(at)
     assert view(at) == ("toy:fox", 0) and at.query_params == {"corpus": "toy:fox"}
 
 
 def test_a_new_corpus_starts_at_step_zero_from_its_own_settings():
-    at = open_page("lessons/bpe.py", corpus="toy:low-lower", step="5")
+    at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", step="5")
     choose(at, at.selectbox(key="marker"), "suffix", "eow")
     assert at.query_params == {"corpus": "toy:low-lower", "step": "5", "marker": "suffix"}
 
@@ -124,7 +124,7 @@ def test_a_new_corpus_starts_at_step_zero_from_its_own_settings():
 
 
 def test_003s_deep_link_without_a_marker_merges_est_w_third_and_says_why():
-    at = open_page("lessons/bpe.py", corpus="toy:low-lower", step="3")
+    at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", step="3")
     assert "Merge 3: the pair (est, </w>) occurs 9 times" in infos(at)  # 003: 6 + 3 = 9
     said = "As in 003: `</w>` after each word, and a tie goes to the pair met first in the corpus."
     assert said in captions(at)
@@ -133,7 +133,7 @@ def test_003s_deep_link_without_a_marker_merges_est_w_third_and_says_why():
 
 
 def test_the_address_overrides_the_corpus_settings_and_the_caption_goes():
-    at = open_page("lessons/bpe.py", corpus="toy:low-lower", step="3", marker="none")
+    at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", step="3", marker="none")
     assert at.selectbox(key="marker").value == "none"
     assert "(est, </w>)" not in infos(at) and "`</w>` after each word" not in captions(at)
     assert "As in 003: a tie goes to the pair met first in the corpus." in captions(at)
@@ -141,7 +141,7 @@ def test_the_address_overrides_the_corpus_settings_and_the_caption_goes():
 
 
 def test_hug_pug_opens_in_the_natural_log_of_the_hugging_face_course():
-    at = open_page("lessons/unigram.py", corpus="toy:hug-pug", step="1")
+    at = open_page("lessons/unigram/page.py", corpus="toy:hug-pug", step="1")
     assert at.selectbox(key="base").value == "e" and at.query_params.get("base") is None
     # By hand from the course's seed (004 quotes it: frequencies summing to 210): each
     # word's best segmentation (a tie gives the same P), loss = -sum count x ln P. The course
@@ -161,7 +161,7 @@ def test_hug_pug_opens_in_the_natural_log_of_the_hugging_face_course():
 
 
 def test_run_bug_keeps_001s_log_base_10_and_says_so():
-    at = open_page("lessons/unigram.py")
+    at = open_page("lessons/unigram/page.py")
     assert at.selectbox(key="corpus").value == "toy:run-bug"
     assert at.selectbox(key="base").value == "10"
     assert "As in 001: the loss in log base 10." in captions(at)
@@ -169,17 +169,17 @@ def test_run_bug_keeps_001s_log_base_10_and_says_so():
 
 @pytest.mark.slow  # a real sample
 def test_the_target_vocab_size_says_what_0_means_and_a_sample_shows_its_size():
-    at = open_page("lessons/unigram.py")
+    at = open_page("lessons/unigram/page.py")
     size = at.number_input(key="size")
     assert size.value == 0 and "0: characters only" in size.label
-    at = open_page("lessons/unigram.py", corpus="sample:lee")
+    at = open_page("lessons/unigram/page.py", corpus="sample:lee")
     assert at.number_input(key="size").value == 2000
     assert at.query_params == {"corpus": "sample:lee"}
 
 
 @pytest.mark.slow  # a real sample
 def test_a_textbook_seed_too_big_for_a_sample_says_where_its_settings_are():
-    at = open_page("lessons/unigram.py", corpus="sample:lee")
+    at = open_page("lessons/unigram/page.py", corpus="sample:lee")
     said = " ".join(e.value for e in at.error)
     assert "seed size" in said and 'in "Seed and pruning settings", above' in said
     box = next(e for e in at.expander if e.label.startswith("Seed and pruning settings"))
@@ -206,7 +206,7 @@ def table_errors(at: AppTest) -> list[str]:
 
 
 def test_a_slip_in_the_table_names_its_row_and_the_lesson_goes_on():
-    at = open_page("lessons/bpe.py")
+    at = open_page("lessons/bpe/page.py")
     lesson = infos(at)
     assert CATBAT_START in lesson
 
@@ -226,7 +226,7 @@ def test_a_slip_in_the_table_names_its_row_and_the_lesson_goes_on():
 
 
 def test_the_lesson_keeps_the_last_table_that_could_be_used():
-    at = open_page("lessons/bpe.py")
+    at = open_page("lessons/bpe/page.py")
     edit(at, edited={0: {"count": "11"}})  # cat 11: (a, t) in cat, bat, cats: 11 + 5 + 5
     at.slider(key="step").set_value(1).run()
     assert "Merge 1: the pair (a, t) occurs 21 times" in infos(at)

@@ -13,13 +13,13 @@ from streamlit.testing.v1 import AppTest
 from subtok_core import compare, corpus, registry
 
 pytestmark = pytest.mark.slow
-PAGE = "lessons/vocab.py"
+PAGE = "lessons/vocab/page.py"
 TOY = {"corpus": "toy:cat-bat", "size": "12"}
 
 
 def text_of(at: AppTest) -> str:
     """The markdown as the student reads it (a user's string is written as character
-    references, lessons/_escape.py)."""
+    references, lessons/ui/escape.py)."""
     return html.unescape("\n".join(m.value for m in at.markdown))
 
 
@@ -145,7 +145,7 @@ def test_uploads_are_held_by_leases_in_the_store_and_go_with_their_sessions():
     import gc
     import hashlib
 
-    from lessons._store import trace_store
+    from lessons.ui.store import trace_store
 
     store = trace_store()
     content = tiny_tokenizer_json()

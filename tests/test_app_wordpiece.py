@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 
 def wordpiece_page(**query) -> AppTest:
-    return open_page("lessons/wordpiece.py", **query)
+    return open_page("lessons/wordpiece/page.py", **query)
 
 
 def score_table(at: AppTest):

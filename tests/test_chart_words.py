@@ -11,7 +11,7 @@ import pytest
 from test_viz_compare import all_charts
 
 import subtok_core.charts as charts_pkg
-from lessons._merge_lesson import growth_frame
+from lessons.ui.merge_lesson import growth_frame
 from subtok_core import bpe, corpus
 from subtok_core.charts import languages, lessons, morphology, poll, regularize
 

@@ -75,7 +75,7 @@ def token_lines(at) -> dict[str, str]:
 
 
 def test_compare_page_tokenizes_the_typed_text_with_each_tokenizer():
-    at = open_page("lessons/compare.py", corpus="toy:cat-bat", size="12", tok="bpe,unigram")
+    at = open_page("lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,unigram")
     assert set(token_lines(at)) == {"BPE", "Unigram"}
     at.text_area(key="compare_encode").input("cats bag").run()
     lines = token_lines(at)
@@ -88,7 +88,7 @@ def test_compare_page_tokenizes_the_typed_text_with_each_tokenizer():
 
 
 def test_compare_page_shows_the_metrics_of_each_tokenizer():
-    at = open_page("lessons/compare.py", corpus="toy:hug-pug", size="14", tok="bpe,wordpiece")
+    at = open_page("lessons/compare/page.py", corpus="toy:hug-pug", size="14", tok="bpe,wordpiece")
     summary = next(df.value for df in at.dataframe if "tokens per word" in df.value.columns)
     assert list(summary["tokenizer"]) == ["BPE", "WordPiece"]
     # hug-pug is 36 running words; each tokenizer needs at least one token per word
@@ -97,7 +97,7 @@ def test_compare_page_shows_the_metrics_of_each_tokenizer():
 
 
 def test_bad_choices_show_an_error_not_a_traceback():
-    at = open_page("lessons/compare.py", corpus="toy:cat-bat", size="3", tok="bpe,unigram")
+    at = open_page("lessons/compare/page.py", corpus="toy:cat-bat", size="3", tok="bpe,unigram")
     assert any("smaller than" in e.value for e in at.error)
     at.multiselect(key="compare_tok").set_value(["bpe"]).run()
     assert not at.exception

@@ -14,7 +14,7 @@ import pytest
 import sentencepiece as spm
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
-from lessons._escape import as_text
+from lessons.ui.escape import as_text
 from subtok_core import compare, corpus, languages, registry
 from subtok_core.measure import token_lengths
 from subtok_core.measure.tokenized import length, tokenize_with
@@ -141,7 +141,7 @@ def token_lines(at) -> dict[str, str]:
 @pytest.mark.slow  # loads pretrained vocabularies
 def test_trained_and_pretrained_side_by_side(tiktoken_cl100k):
     at = open_page(
-        "lessons/compare.py", corpus="toy:cat-bat", size="12", tok="bpe,cl100k_base,mistral-v1"
+        "lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,cl100k_base,mistral-v1"
     )
     lines = token_lines(at)
     assert set(lines) == {"BPE", "cl100k_base (GPT-4)", "Mistral v1"}
@@ -176,7 +176,9 @@ def test_an_uploaded_tokenizer_json_joins_the_choices(tmp_path):
         corpus.load_lines("sample:lee")[:200],
         trainers.BpeTrainer(vocab_size=300, special_tokens=["[UNK]"], show_progress=False),
     )
-    at = open_page("lessons/compare.py", corpus="toy:cat-bat", size="12", tok="bpe,cl100k_base")
+    at = open_page(
+        "lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,cl100k_base"
+    )
     data = tok.to_str().encode()
     at.file_uploader(key="compare_hf_file").set_value(("mine.json", data, "application/json"))
     at.run()
@@ -192,7 +194,9 @@ def test_an_uploaded_tokenizer_json_joins_the_choices(tmp_path):
 
 
 def test_a_broken_tokenizer_json_is_a_message():
-    at = open_page("lessons/compare.py", corpus="toy:cat-bat", size="12", tok="bpe,cl100k_base")
+    at = open_page(
+        "lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,cl100k_base"
+    )
     at.file_uploader(key="compare_hf_file").set_value(("bad.json", b'{"model": 3}', "text/json"))
     at.run()
     assert not at.exception
@@ -200,7 +204,9 @@ def test_a_broken_tokenizer_json_is_a_message():
 
 
 def test_a_trained_tokenizer_exports_on_request_and_a_pretrained_one_does_not():
-    at = open_page("lessons/compare.py", corpus="toy:hug-pug", size="14", tok="bpe,cl100k_base")
+    at = open_page(
+        "lessons/compare/page.py", corpus="toy:hug-pug", size="14", tok="bpe,cl100k_base"
+    )
     assert not at.get("download_button") or all(
         "tokenizer.json" not in d.proto.label for d in at.get("download_button")
     )

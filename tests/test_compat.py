@@ -1,4 +1,4 @@
-"""lessons/_compat.py against the installed Streamlit: each private internal the app, the
+"""lessons/ui/compat.py against the installed Streamlit: each private internal the app, the
 tests or the benchmarks reach is still there and still does what we use it for. A Streamlit
 release that changes one fails here, by name (the pin in pyproject.toml is a lower bound)."""
 
@@ -13,13 +13,13 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))  # lessons/, as the app imports it
-from lessons import _compat as compat  # noqa: E402
+from lessons.ui import compat  # noqa: E402
 
 HEADER = f"""
 import sys
 sys.path.insert(0, {str(ROOT)!r})
 import streamlit as st
-from lessons import _compat as compat
+from lessons.ui import compat
 """
 
 

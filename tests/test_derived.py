@@ -15,7 +15,7 @@ import pytest
 from apptools import open_page
 from conftest import clear_every_cache
 
-from lessons._store import trace_store
+from lessons.ui.store import trace_store
 from subtok_core import compare, corpus, plaindata
 from subtok_core import measure as metrics
 from subtok_core.cli import main
@@ -63,7 +63,7 @@ def assert_same(a, b) -> None:
 
 
 def measures() -> dict:
-    """What Compare measures of one tokenizer (lessons/compare.py's tables) on the toy."""
+    """What Compare measures of one tokenizer (lessons/compare/page.py's tables) on the toy."""
     model = compare.train("bpe", corpus.load(TOY), SIZE)
     t = compare.encode_corpus(model, tuple(corpus.load_lines(TOY)), "bpe")
     vocab = compare.vocabulary(model, t)
@@ -98,7 +98,7 @@ def test_a_derived_table_written_by_one_store_is_read_back_equal_by_a_fresh_one(
 def test_a_vocabulary_health_written_by_one_store_is_read_back_equal_by_a_fresh_one(tmp_path):
     """The /vocab page's kept health of a trained BPE (lessons/_vocab_data.kept): plain
     data on disk, the same health again after a restart, each token's category included."""
-    from lessons._vocab_data import Sorted, kept
+    from lessons.vocab.data import Sorted, kept
     from subtok_core.vocab.health import health
     from subtok_core.vocab.trained import trained_table, usage
 
@@ -158,7 +158,7 @@ def test_warm_stores_compare_tables_and_a_fresh_page_computes_nothing(fresh_cach
     assert files == len(KINDS) * 2 + computed  # each training and encoding, and the tables
 
     clear_every_cache()  # a restarted server: st caches and the in-memory store emptied
-    at = open_page("lessons/compare.py", corpus=TOY, size=str(SIZE), tok=",".join(KINDS))
+    at = open_page("lessons/compare/page.py", corpus=TOY, size=str(SIZE), tok=",".join(KINDS))
     store = trace_store()
     assert store.counted("computed") == {}
     # the encodings of the corpus are not even read: every table drawn from them is kept
@@ -208,7 +208,7 @@ def test_warm_stores_sage_tables_and_verdicts_and_a_fresh_page_computes_nothing(
         "sage table 1 1, sage table 2 1, sage tables 4, sage token count 2), 0 read" in out
     )
     clear_every_cache()
-    at = open_page("lessons/sage.py", **tiny)
+    at = open_page("lessons/sage/page.py", **tiny)
     store = trace_store()
     assert store.counted("computed") == {}
     read = store.counted("read")
@@ -238,7 +238,7 @@ def test_warm_stores_the_vocab_health_and_chats_and_a_fresh_page_computes_nothin
     assert f"tables derived from them: 12 computed ({computed}), 0 read" in out
 
     clear_every_cache()  # a restarted server
-    at = open_page("lessons/vocab.py", **VOCAB)
+    at = open_page("lessons/vocab/page.py", **VOCAB)
     store = trace_store()
     assert store.counted("computed") == {}
     read = store.counted("read")
@@ -251,7 +251,7 @@ def test_warm_stores_the_vocab_health_and_chats_and_a_fresh_page_computes_nothin
 def test_a_derived_table_made_by_other_page_code_is_not_read_back(tmp_path, monkeypatch):
     """The disk copy is checked against the core's version only: a page whose own code
     changed (lessons/*.py) computes its table again instead of reading the old one."""
-    import lessons._store as pages_store
+    import lessons.ui.store as pages_store
 
     computed = []
 

@@ -87,7 +87,7 @@ def visit(browser: Browser, app_url: str, name: str, viewport: str, scheme: str)
 
 
 # moderate and minor rules the app's own markup passes: the headings go h1, h2, h3 without a
-# level skipped (a lesson's steps have an h2 for screen readers, lessons/_a11y.py), and
+# level skipped (a lesson's steps have an h2 for screen readers, lessons/ui/a11y.py), and
 # every column of a table has a header.
 OUTLINE_RULES = ["heading-order", "empty-table-header"]
 OUTLINED = list(PAGES)  # every page, presenter mode and Compare with pretrained ones too

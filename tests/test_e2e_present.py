@@ -102,7 +102,13 @@ def test_arrows_typed_in_a_text_box_do_not_step(page: Page, app_url: str):
 
 
 PHONE = {"width": 390, "height": 844}
-STEP_BUTTONS = ["first", "prev", "next", "last", "play"]  # keys bpe_step_<name> (lessons/_steps.py)
+STEP_BUTTONS = [
+    "first",
+    "prev",
+    "next",
+    "last",
+    "play",
+]  # keys bpe_step_<name> (lessons/ui/steps.py)
 
 
 @pytest.mark.parametrize("present", [False, True])

@@ -1,5 +1,5 @@
 """Real browser: each page opens on its own last view through the sidebar, and Back after a
-page switch returns to the view left (see lessons/_views.py for what Streamlit does)."""
+page switch returns to the view left (see lessons/ui/view_memory.py for what Streamlit does)."""
 
 import re
 
@@ -60,7 +60,7 @@ def test_back_after_a_new_corpus_returns_to_the_last_corpus_at_its_step(page: Pa
     """Streamlit's browser side rewrites the history entry of the view shown when a bound
     widget changes (the new corpus at the old step), then the page's reset to step 0
     pushes the new view: Back lands on the rewritten entry, which must show the view it
-    held (lessons/_views.py, note_rewritten), not fox at merge 4."""
+    held (lessons/ui/view_memory.py, note_rewritten), not fox at merge 4."""
     page.goto(f"{app_url}/bpe?corpus=toy:low-lower&step=3")
     settle(page)
     expect(page.get_by_text("Merge 3: the pair (est, </w>) occurs 9 times")).to_be_visible(

@@ -1,5 +1,5 @@
 """The time estimate before a long run (subtok_core/estimate.py) and its notice on an upload
-(lessons/_estimate.py): the model is read from the file bench/scaling.py writes, grows with
+(lessons/ui/estimate.py): the model is read from the file bench/scaling.py writes, grows with
 the vocab size, fails with a clear sentence; the page warns on a big corpus only and
 offers smaller slices. No timings are asserted: expected values are computed by hand from
 the constants of a file written here."""
@@ -128,7 +128,7 @@ SCRIPT = """
 import sys
 sys.path.insert(0, ROOT)
 import streamlit as st
-from lessons._estimate import upload_notice
+from lessons.ui.estimate import upload_notice
 from subtok_core.corpus import WordCounts
 
 n_types, count, algorithm, size, n_lines = ARGS
@@ -182,14 +182,14 @@ UPLOAD_SCRIPT = """
 import sys
 sys.path.insert(0, ROOT)
 import streamlit as st
-from lessons._corpus import sliced_upload
+from lessons.ui.corpus import sliced_upload
 wc = sliced_upload(TEXT, "big.txt", "bpe", "unigram", 8000)
 st.write(f"{len(wc.words)} distinct words, {wc.total} running words from {wc.name}")
 """
 
 
 def test_an_upload_on_a_lesson_page_is_timed_and_can_be_cut_to_its_first_lines():
-    """The page's upload path (lessons._corpus.sliced_upload): an upload of 200,000 lines,
+    """The page's upload path (lessons.ui.corpus.sliced_upload): an upload of 200,000 lines,
     each with its own two words, would take Unigram EM minutes; the slice 1/8 keeps the
     first 25,000 lines, so 50,000 distinct words."""
     text = "\n".join(f"w{i}a w{i}b" for i in range(200_000))

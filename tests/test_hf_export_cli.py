@@ -1,5 +1,5 @@
 """`subtok export --model M --format hf [--out FILE]` and the page's download helper
-(lessons/_export.plan), without AppTest."""
+(lessons/ui/export.py's plan), without AppTest."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from subtok_core.cli import main
 from subtok_core.unigram import UnigramModel, train_unigram
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # lessons/, as the app imports it
-from lessons import _export  # noqa: E402
+from lessons.ui import export as page_export  # noqa: E402
 
 TEXT = "lowest newer wider, slower"
 
@@ -92,8 +92,8 @@ def test_export_knows_only_its_formats(capsys, bpe_file):
 def test_page_plan_builds_the_file_only_when_asked(bpe_file, monkeypatch):
     _, model = bpe_file
     built = []
-    monkeypatch.setattr(_export.hf_export, "hf_json", lambda m: built.append(m) or "{}")
-    reason, notes, build = _export.plan(model)
+    monkeypatch.setattr(page_export.hf_export, "hf_json", lambda m: built.append(m) or "{}")
+    reason, notes, build = page_export.plan(model)
     assert reason is None and notes == [] and built == []
     assert build() == "{}" and built == [model]
     assert build() == "{}" and built == [model]  # the second click reads the cache
@@ -101,5 +101,5 @@ def test_page_plan_builds_the_file_only_when_asked(bpe_file, monkeypatch):
 
 def test_page_plan_gives_the_reason_of_a_refusal():
     model = UnigramModel(("a", "b", "ab", "ba"), (-1.0, -1.0, -1.5, -1.5), ("a", "b"))
-    reason, _, _ = _export.plan(model)
+    reason, _, _ = page_export.plan(model)
     assert reason is not None and reason.startswith("'aba' has two segmentations")

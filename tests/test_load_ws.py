@@ -74,10 +74,10 @@ def test_an_exception_or_an_error_box_is_an_error_and_a_warning_is_not():
     error, warning, exception = Element(), Element(), Element()
     error.alert.body, error.alert.format = "vocab size 5 is too small", Alert.Format.ERROR
     warning.alert.body, warning.alert.format = "step=abc is not a number", Alert.Format.WARNING
-    exception.exception.type, exception.exception.message = "KeyError", "'lessons._cached'"
+    exception.exception.type, exception.exception.message = "KeyError", "'lessons.ui.cached'"
     assert tab._element(error) == ["st.error: vocab size 5 is too small"]
     assert tab._element(warning) == []
-    assert tab._element(exception) == ["exception: KeyError: 'lessons._cached'"]
+    assert tab._element(exception) == ["exception: KeyError: 'lessons.ui.cached'"]
 
 
 def test_widgets_are_found_by_the_key_the_page_gave():

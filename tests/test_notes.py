@@ -212,10 +212,12 @@ def test_the_removal_caption_gives_001s_printed_table_from_rounded_probabilities
 
 
 def test_the_unigram_page_puts_the_rounded_table_under_the_exact_one():
-    at = open_page("lessons/unigram.py", **dict(note("001-removal-table").query))
+    at = open_page("lessons/unigram/page.py", **dict(note("001-removal-table").query))
     captions = [c.value for c in at.caption]
     assert any("001's second removal table" in c and "ru 63.013" in c for c in captions)
-    at = open_page("lessons/unigram.py", corpus="toy:run-bug", seed="strict", base="10", step="2")
+    at = open_page(
+        "lessons/unigram/page.py", corpus="toy:run-bug", seed="strict", base="10", step="2"
+    )
     assert not any("second removal table" in c.value for c in at.caption)  # round 1
 
 
@@ -223,7 +225,7 @@ def test_the_unigram_page_puts_the_rounded_table_under_the_exact_one():
 
 
 def test_notes_page_renders_every_note():
-    at = open_page("lessons/notes.py")
+    at = open_page("lessons/notes/page.py")
     text = " ".join(m.value for m in [*at.header, *at.markdown, *at.caption])  # titles: h2
     for item in NOTES:
         assert item.title in text and item.cause in text and item.link in text
@@ -238,7 +240,7 @@ LINKS = {n.link: n for n in NOTES}  # several notes open the same view
 @pytest.mark.parametrize("item", LINKS.values(), ids=lambda n: n.link)
 def test_each_link_opens_its_lesson_at_the_step_with_no_parameter_corrected(item):
     query = dict(item.query)
-    at = open_page(f"lessons/{item.page}.py", **query)
+    at = open_page(f"lessons/{item.page}/page.py", **query)
     corrected = [x.value for x in at.warning if x.value.startswith("The address gives")]
     assert not corrected  # every parameter of the link is one the page can use
     assert at.slider(key="step").value == int(query["step"])

@@ -65,10 +65,10 @@ def test_the_default_palettes_are_the_named_colour_blind_safe_sets():
 
 
 def test_the_lesson_chips_draw_the_tested_colours():
-    """lessons/_chips.py writes its chip colours out in CSS: the same ones as here."""
-    from lessons import _chips
+    """lessons/ui/chips.py writes its chip colours out in CSS: the same ones as here."""
+    from lessons.ui import chips
 
-    css = _chips.CHIP_CSS.lower()
+    css = chips.CHIP_CSS.lower()
     for color in (
         palette.CHIP_OUTLINE, palette.CHIP[1], palette.CHIP_MARKER[0], palette.CHIP_NEW[1],
         palette.CHIP_NEW_OUTLINE, palette.CHIP_MISS[0], palette.CHIP_HIT[1],
@@ -78,12 +78,12 @@ def test_the_lesson_chips_draw_the_tested_colours():
 
 
 def test_compare_draws_its_tokens_with_the_tested_outline_and_fills():
-    from lessons import _compare_views
+    from lessons.compare import views
 
-    assert palette.TOKEN_OUTLINE in _compare_views.SPAN_CSS
-    assert _compare_views.color_of("low") in palette.TOKEN_FILLS
+    assert palette.TOKEN_OUTLINE in views.SPAN_CSS
+    assert views.color_of("low") in palette.TOKEN_FILLS
     # a byte piece and a disputed cut differ from a plain token by outline style, not colour
-    css = _compare_views.SPAN_CSS
+    css = views.SPAN_CSS
     assert "dashed" in css.split(".tok.odd")[1].split("}")[0]
     assert "double" in css.split(".tok.part")[1].split("}")[0]
 

@@ -211,7 +211,7 @@ def test_compare_trains_three_tokenizers_in_workers_and_shows_the_same_numbers(m
 
     monkeypatch.setattr(parallel, "run", spy)
     query = {"corpus": "toy:cat-bat", "size": "12", "tok": "bpe,wordpiece,unigram"}
-    at = open_page("lessons/compare.py", **query)
+    at = open_page("lessons/compare/page.py", **query)
     assert not at.error, [e.value for e in at.error]
     kinds = ("bpe", "unigram", "wordpiece")
     assert sorted(sent) == [(fn, k) for fn in ("encode_corpus", "train") for k in kinds]

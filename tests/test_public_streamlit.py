@@ -1,4 +1,4 @@
-"""Public Streamlit only: outside lessons/_compat.py (and its test), no source file of the
+"""Public Streamlit only: outside lessons/ui/compat.py (and its test), no source file of the
 app, the core, the tests or the benchmarks imports Streamlit's internals
 (`streamlit.runtime`, `streamlit.elements`, ... anything but its public modules), a
 `_`-prefixed Streamlit name, or reaches a private member of a Streamlit object (AppTest's
@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).parents[1]
-ALLOWED = {Path("lessons/_compat.py"), Path("tests/test_compat.py")}
+ALLOWED = {Path("lessons/ui/compat.py"), Path("tests/test_compat.py")}
 # Streamlit's public modules: `st`, AppTest, the exceptions and element type it documents,
 # and the protobuf messages of its wire protocol (the load benchmark speaks it)
 PUBLIC = {
@@ -84,7 +84,7 @@ def sources() -> list[Path]:
 
 def test_nothing_outside_the_compatibility_module_reaches_streamlit_internals():
     found = {str(f.relative_to(ROOT)): v for f in sources() if (v := violations(f.read_text()))}
-    assert not found, f"private Streamlit outside lessons/_compat.py: {found}"
+    assert not found, f"private Streamlit outside lessons/ui/compat.py: {found}"
 
 
 @pytest.mark.parametrize(

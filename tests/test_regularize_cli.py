@@ -176,7 +176,9 @@ def test_help_documents_the_json_shapes(capsys):
 
 
 def test_bpe_page_draws_dropout_samples_and_the_spread():
-    at = open_page("lessons/bpe.py", corpus="toy:low-lower", marker="eow", merges="10", step="10")
+    at = open_page(
+        "lessons/bpe/page.py", corpus="toy:low-lower", marker="eow", merges="10", step="10"
+    )
     assert "bpe_reg_text" not in [t.key for t in at.text_input]  # closed: nothing runs
     at.session_state["bpe_dropout_open"] = True  # the student opens the expander
     at.run()
@@ -193,7 +195,7 @@ def test_bpe_page_draws_dropout_samples_and_the_spread():
 
 
 def test_unigram_page_lists_the_n_best_and_samples(tmp_path):
-    at = open_page("lessons/unigram.py", corpus="toy:hug-pug", step="1", seed="given")
+    at = open_page("lessons/unigram/page.py", corpus="toy:hug-pug", step="1", seed="given")
     at.session_state["unigram_nbest_open"] = True  # the student opens the expander
     at.run()
     box = at.text_input(key="unigram_reg_text")

@@ -71,7 +71,7 @@ def test_the_page_after_stop_shows_the_steps_kept_and_runs_again(monkeypatch):
     from apptools import open_page
     from streamlit.delta_generator import DeltaGenerator
 
-    from lessons import _sage_runs
+    from lessons.sage import runs as sage_runs
 
     real_button = DeltaGenerator.button
 
@@ -80,12 +80,12 @@ def test_the_page_after_stop_shows_the_steps_kept_and_runs_again(monkeypatch):
 
     monkeypatch.setattr(DeltaGenerator, "button", pressed)
     tiny = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}
-    at = open_page("lessons/sage.py", **tiny)
+    at = open_page("lessons/sage/page.py", **tiny)
     assert [w.value for w in at.warning] == ["Stopped before the first step finished."]
     monkeypatch.setattr(DeltaGenerator, "button", real_button)
 
     # the session's runs as Stop left them: SaGe's cancelled during its third step
-    key = next(k for k in at.session_state[_sage_runs.STOPPED] if k[3] is None)
+    key = next(k for k in at.session_state[sage_runs.STOPPED] if k[3] is None)
     settings = sage.SageSettings(**dict(key[2]))
     assert (settings.start_size, settings.vocab_size, settings.k) == (180, 150, 10)
     sentences = sage.sample_sentences("sample:crime")
@@ -99,12 +99,12 @@ def test_the_page_after_stop_shows_the_steps_kept_and_runs_again(monkeypatch):
 
         return sage_worker.trace_reported(sentences, settings, None, held)
 
-    runs = batch.Runs(Store(budget_bytes=1 << 24), {key: compute}, keep=_sage_runs.step_of)
+    runs = batch.Runs(Store(budget_bytes=1 << 24), {key: compute}, keep=sage_runs.step_of)
     while len(runs.kept[key]) < 2:
         threading.Event().wait(0.05)
     runs.cancel()
     stopped.set()
-    at.session_state[_sage_runs.RUNS] = runs
+    at.session_state[sage_runs.RUNS] = runs
     at.run()
 
     said = [w.value for w in at.warning]

@@ -42,6 +42,6 @@ def test_the_removal_chart_shows_pieces_when_every_increase_is_zero():
 
 
 def test_the_unigram_page_draws_the_chart_at_zero_increases():
-    at = open_page("lessons/unigram.py", corpus="toy:low-lower", step="2")
+    at = open_page("lessons/unigram/page.py", corpus="toy:low-lower", step="2")
     charts = [c for c in at.get("vega_lite_chart") if "loss increase" in str(c.proto.spec)]
     assert charts, "the removal chart is drawn when every increase is 0.000"

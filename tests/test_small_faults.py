@@ -75,7 +75,7 @@ def test_a_bytebpe_sample_run_is_kept_under_its_texts_fingerprint_not_its_name(m
     its run was kept under the name, so the old text's run was served."""
     import streamlit as st
 
-    from lessons._store import trace_store
+    from lessons.ui.store import trace_store
     from subtok_core import bytebpe
     from subtok_core.store import TABLE
     from tests.apptools import open_page
@@ -88,11 +88,11 @@ def test_a_bytebpe_sample_run_is_kept_under_its_texts_fingerprint_not_its_name(m
     monkeypatch.setattr(bytebpe, "load", lambda name: texts[name])
     trace_store().clear()
     start = trainings()
-    open_page("lessons/bytebpe.py", corpus="sample:lee", merges="3")
+    open_page("lessons/bytebpe/page.py", corpus="sample:lee", merges="3")
     before = trainings()
     assert before == start + 1  # the first text trained
     texts["sample:lee"] = ("a dog ran in the fog",)
     st.cache_data.clear()  # a new server: the store (like the disk cache) keeps its runs
-    at = open_page("lessons/bytebpe.py", corpus="sample:lee", merges="3")
+    at = open_page("lessons/bytebpe/page.py", corpus="sample:lee", merges="3")
     assert trainings() == before + 1  # trained on the new text, not served
     assert not at.exception

@@ -30,7 +30,7 @@ def test_warm_fills_the_cache_and_the_deep_link_then_trains_nothing(
     trained = []
     monkeypatch.setattr(bpe, "trace_bpe", lambda *a, **k: trained.append(1))
     with caplog.at_level(logging.INFO, logger="subtok_core"):
-        at = open_page("lessons/bpe.py", corpus="toy:low-lower", marker="eow", merges="4")
+        at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", marker="eow", merges="4")
     assert trained == [] and "from the disk cache" in caplog.text
     assert at.slider(key="step").max == 4  # the 4 merges of the run warmed
 

@@ -62,7 +62,7 @@ def test_longest_match_tries_group_by_position_as_the_course_encodes():
 
 
 def test_the_encode_trace_is_a_table_per_word_and_unk_chips_say_what_they_hide():
-    at = open_page("lessons/wordpiece.py", corpus="toy:sunflower", step="3")
+    at = open_page("lessons/wordpiece/page.py", corpus="toy:sunflower", step="3")
     at.text_input(key="wordpiece_encode").input("fused funny").run()
     fused = next(t for t in html_with(at, 'class="tries"') if "<b>fused</b>" in t)
     rows = table_rows(fused)
@@ -83,13 +83,13 @@ def test_the_encode_trace_is_a_table_per_word_and_unk_chips_say_what_they_hide()
 
 
 def test_the_status_column_is_wide_enough_for_merged():
-    at = open_page("lessons/wordpiece.py", corpus="toy:sunflower", step="3")
+    at = open_page("lessons/wordpiece/page.py", corpus="toy:sunflower", step="3")
     config = column_config(frame_with(at, "fraction"))
     assert config["status"]["width"] >= 90  # "mergec" was cut at the automatic width
 
 
 def test_corpus_rows_may_wrap_between_words_and_inside_a_long_word():
-    at = open_page("lessons/wordpiece.py", corpus="toy:sunflower", step="3")
+    at = open_page("lessons/wordpiece/page.py", corpus="toy:sunflower", step="3")
     corpus = html_with(at, 'class="word"')[0]
     css = corpus.split("</style>")[0]
     word_rule = re.search(r"\.word \{([^}]*)\}", css).group(1)
@@ -101,7 +101,7 @@ def test_corpus_rows_may_wrap_between_words_and_inside_a_long_word():
 
 
 def test_the_textbook_variant_calls_the_removal_losses_pruning_not_an_m_step():
-    at = open_page("lessons/unigram.py", corpus="toy:run-bug", step="2")
+    at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", step="2")
     said = [h.value for h in at.subheader] + [x.value for x in at.info]
     assert any("Round 1 · Pruning: the loss of removing each piece" in s for s in said)
     assert "Pruning: the loss without each of 6 pieces" in infos(at)
@@ -114,14 +114,14 @@ def test_the_textbook_variant_calls_the_removal_losses_pruning_not_an_m_step():
     )  # the loss curve, not the chart of the loss increases (also layered since issue 25)
     kinds = loss["layer"][1]["encoding"]["color"]["scale"]["domain"]
     assert kinds == ["E-step", "removal losses", "prune"]  # the legend of the loss curve
-    em = open_page("lessons/unigram.py", corpus="toy:hug-pug", variant="em", step="2")
+    em = open_page("lessons/unigram/page.py", corpus="toy:hug-pug", variant="em", step="2")
     said = [h.value for h in em.subheader] + [x.value for x in em.info]
     # EM's M-step is one, and keeps its name
     assert any("Round 1 · M-step: probabilities from expected counts" in s for s in said)
 
 
 def test_prune_it_now_moves_to_the_prune_step_that_removes_the_choice():
-    at = open_page("lessons/unigram.py", corpus="toy:run-bug", step="2")
+    at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", step="2")
     at.selectbox(key="unigram_pick_1").set_value("un").run()
     at.button(key="unigram_remove_1").click().run()
     assert at.slider(key="step").value == 3
@@ -133,7 +133,7 @@ def test_prune_it_now_moves_to_the_prune_step_that_removes_the_choice():
 
 
 def test_the_lattice_speaks_the_log_base_of_the_loss():
-    at = open_page("lessons/unigram.py", corpus="toy:run-bug", base="10", step="1")
+    at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", base="10", step="1")
     log = "log P (base 10)"
     edges = frame_with(at, log).value.set_index("piece")
     # 001's seed frequencies: r 3 and ru 3 of 155, n 26 of 155
@@ -142,7 +142,7 @@ def test_the_lattice_speaks_the_log_base_of_the_loss():
     assert list(edges[edges["on the best path"]].index) == ["ru", "n"]
     sentence = next(m.value for m in at.markdown if "The best path (red, Viterbi)" in m.value)
     assert f"{log} = {best:.4f}" in sentence and "**ru n**" in sentence
-    em = open_page("lessons/unigram.py", corpus="toy:hug-pug", variant="em", step="1")
+    em = open_page("lessons/unigram/page.py", corpus="toy:hug-pug", variant="em", step="1")
     assert "log P (base e)" in frame_with(em, "log P (base e)").value.columns
 
 
@@ -167,7 +167,7 @@ def test_the_lattice_legend_says_best_path_and_other_pieces():
 
 
 def test_compare_tables_show_readable_column_names():
-    at = open_page("lessons/compare.py", corpus="toy:cat-bat", size="12", tok="bpe,unigram")
+    at = open_page("lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,unigram")
     overlap = frame_with(at, COLUMN_NAMES["word_initial_share"])
     assert list(overlap.value.columns) == [
         "part of the vocabulary",
@@ -211,7 +211,7 @@ def test_compare_chart_tooltips_and_axes_have_readable_titles():
 
 
 def test_an_unk_chip_on_compare_says_which_text_it_stands_for():
-    at = open_page("lessons/compare.py", corpus="toy:cat-bat", size="12", tok="bpe,wordpiece")
+    at = open_page("lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,wordpiece")
     at.text_area(key="compare_encode").input("cat é").run()
     bpe_line = next(m.value for m in at.markdown if m.value.startswith("**BPE**"))
     assert 'title="[UNK] = &#x27;é&#x27;"' in bpe_line
@@ -220,7 +220,9 @@ def test_an_unk_chip_on_compare_says_which_text_it_stands_for():
 
 
 def test_the_wordpiece_explanation_sits_under_the_side_by_side():
-    at = open_page("lessons/compare.py", corpus="toy:sunflower", size="20", tok="bpe,wordpiece")
+    at = open_page(
+        "lessons/compare/page.py", corpus="toy:sunflower", size="20", tok="bpe,wordpiece"
+    )
     text = "sunflower sun flower flow flowers flowing flows flowed"
     at.text_area(key="compare_encode").input(text).run()
     order = []

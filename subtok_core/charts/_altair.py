@@ -1,7 +1,7 @@
 """Altair, imported where a chart is first built, not where a chart module is imported.
 
 Importing Altair (and jsonschema with it) costs some 0.3 s. A page whose charts are all
-kept as Vega-Lite specs (lessons/_cached.py) builds none after a restart, yet it imports
+kept as Vega-Lite specs (lessons/ui/cached.py) builds none after a restart, yet it imports
 the chart modules for their sentences (HOW_TO_READ) and tables; with ``alt`` from here,
 those imports leave Altair alone until a builder runs.
 

@@ -1,5 +1,5 @@
 """The class poll's chart: how many students gave each answer, right ones marked after
-the reveal. No Streamlit here; lessons/_poll.py draws it.
+the reveal. No Streamlit here; lessons/poll/panel.py draws it.
 
 >>> import pandas as pd
 >>> df = pd.DataFrame({"answer": ["(e, s)", "<b>x</b>"], "count": [2, 1], "verdict": ["", ""]})

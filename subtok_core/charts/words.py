@@ -1,7 +1,7 @@
 """Charts with words (issue 31): every builder gives its chart a title and a Vega-Lite
 `description` (read by a screen reader as the chart's label) that states the number the
 chart shows, computed from the chart's own data. Pages print the description under the
-chart too (lessons/_a11y.py), so a student who cannot see the chart reads the same thing.
+chart too (lessons/ui/a11y.py), so a student who cannot see the chart reads the same thing.
 
 >>> import pandas as pd
 >>> df = pd.DataFrame({"step": [0, 1, 2], "vocab_size": [11, 12, 13],

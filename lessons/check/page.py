@@ -1,0 +1,155 @@
+"""Check your own BPE: upload or paste the merges your trainer learned, and see the first
+merge where they leave the reference run, as a step of the lesson, with its cause."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from lessons.check import views
+from lessons.ui.address import choice_box
+from lessons.ui.corpus import DEFAULT_TEXT, TEXT, corpus_label, read_upload
+from lessons.ui.keys import widget_key
+from lessons.ui.merge_lesson import TIES_HELP
+from lessons.ui.present import page_head
+from subtok_core import bpe, bytebpe, corpus
+from subtok_core.check import FORMATS
+from subtok_core.merging import TIE_RULES
+
+PAGE = "check"
+# The address keeps the choices under names of this page's own (data, level, mark, split,
+# rule): a parameter a page binds is dropped from the address when another page opens, so
+# sharing corpus, marker or ties with /bpe would drop them from the link into /bpe.
+LEVELS = ("characters", "bytes")
+MARKER_HELP = (
+    "none: plain characters. eow: a </w> after each word. suffix: </w> glued to the last "
+    "character. sow: a ▁ before each word."
+)
+
+page_head(
+    "Check your own BPE",
+    "Wrote BPE yourself? Give its merges, in the order learned, and the corpus and settings "
+    "you trained on. The page trains the same corpus with this lab's trainer and shows the "
+    "first merge where your list differs, with the pair counts at that step and the cause, "
+    "found by counting the pairs again the ways a trainer often goes wrong: overlapping "
+    "pairs, pairs across word boundaries, counts not updated, special tokens, another "
+    "pre-split or marker. Uploaded files are read as data only; no code is run.",
+)
+
+exercise_names = [corpus.EXERCISE + n for n in corpus.exercise_names()]
+samples = [i.name for i in corpus.list_corpora() if i.name.startswith("sample:")]
+options = [*exercise_names, *corpus.toy_names(), *samples, TEXT]
+
+
+def exercise_settings() -> None:
+    """The corpus box's callback: a newly chosen exercise starts from its own level,
+    marker and pattern. The boxes' defaults (below) give them on the page's first run;
+    after it a box keyed by its parameter keeps its value whatever its default says (a
+    key is a widget's identity in Streamlit), so the choice sets their values, as a
+    callback may, before the run that draws them."""
+    chosen = st.session_state["data"]
+    if corpus.is_exercise(chosen):
+        ex = views.exercises.load(chosen)
+        st.session_state["level"] = LEVELS[ex.bytelevel]
+        st.session_state["mark"] = ex.setting("marker", "none")
+        st.session_state["split"] = ex.setting("pattern", "gpt2")
+
+
+c1, c2, c3, c4 = st.columns([3, 1.2, 1.2, 1])
+name = choice_box(c1, "corpus", options, "data", "exercise:runs", on_change=exercise_settings)
+ex = views.exercises.load(name) if corpus.is_exercise(name) else None
+if ex is not None:
+    c1.caption(f"For the cause **{ex.cause}**. {ex.about}")
+else:
+    c1.caption(corpus_label(name))
+default_level = LEVELS[bool(ex and ex.bytelevel)]
+level = choice_box(c2, "BPE on", LEVELS, "level", default_level)
+bytelevel = level == "bytes"
+if bytelevel:
+    pattern = choice_box(c3, "pre-split pattern", bytebpe.PATTERNS, "split",
+                           (ex and ex.setting("pattern")) or "gpt2")  # fmt: skip
+    marker = "none"
+else:
+    marker = choice_box(c3, "marker", bpe.MARKERS, "mark",
+                          (ex and ex.setting("marker")) or "none", help=MARKER_HELP)  # fmt: skip
+    pattern = "gpt2"
+ties = choice_box(c4, "tie rule", TIE_RULES, "rule", "first", help=TIES_HELP)
+specials: tuple[str, ...] = ()
+if bytelevel:
+    given = " ".join(v for k, v in (ex.settings if ex else ()) if k == "special")
+    typed = st.text_input("special tokens (separated by spaces; none is fine)", given,
+                          key=widget_key(PAGE, f"special_{name}"))  # fmt: skip
+    specials = tuple(typed.split())
+
+own = ""
+if name == TEXT:
+    own = st.text_area("The text you trained on", DEFAULT_TEXT, key=widget_key(PAGE, "own"))
+
+st.header("Your merges")
+left, right = st.columns(2)
+upload = left.file_uploader("Upload a merges file", key=widget_key(PAGE, "upload"))
+pasted = right.text_area(
+    "or paste them, one merge per line ('a b')", key=widget_key(PAGE, "paste"), height=120
+)
+st.caption(f"Accepted: {FORMATS}.")
+
+text = None
+if upload is not None:
+    text = read_upload(upload)
+elif pasted.strip():
+    text = pasted
+
+settings = (bytelevel, marker, pattern, ties, specials)
+if text:
+    failed = None
+    with st.status("Checking your merges...") as status:  # each phase's sentence its label
+        try:
+            verdict = views.verdict(
+                name, text, settings, own, lambda said: status.update(label=said)
+            )
+        except ValueError as err:
+            verdict, failed = None, err
+            status.update(label="Your merges could not be checked.", state="error")
+        else:
+            status.update(label="Checked against the reference run.", state="complete")
+    if failed is not None:
+        st.error(str(failed))
+    if verdict is not None and verdict.identical:
+        st.success(verdict.summary())
+    elif verdict is not None:
+        d = verdict.first_difference
+        st.header(f"Merge {d.merge}: your list leaves the reference")
+        st.info(f"**Cause: {d.cause}.** {d.explanation}")
+        if d.tie_rule:
+            st.write(f"Under the tie rule **{d.tie_rule}** more of your merges agree.")
+        agreed = (
+            f"after the {d.merge - 1} merges you agree on"
+            if d.merge > 1
+            else "the corpus as it starts"
+        )
+        letters = " (symbols in GPT-2's byte letters: Ġ is a space, Ċ a line break)"
+        st.caption(
+            f"The pair counts of the reference before merge {d.merge}, {agreed}; "
+            "'◀ yours' marks your merge, '◀ reference' the reference's"
+            + (letters if bytelevel else "")
+            + "."
+        )
+        frame = views.pair_frame(d)
+        # every row in view (no scrolling inside the table): your pair may be the last one
+        height = 35 * (len(frame) + 1) + 3
+        st.dataframe(views.styled(frame), hide_index=True, width="stretch", height=height)
+        if name == TEXT:
+            st.caption(
+                "To step through it in the lesson, choose 'your own text' there and paste it."
+            )
+        else:
+            views.lesson_link(name, settings, d)
+else:
+    st.info("Upload or paste your merges to check them.")
+
+st.header("Exercise corpora")
+st.write(
+    "Each corpus below is written to bring out one cause. Train your BPE on it, check your "
+    "merges here or with `subtok check merges FILE --corpus exercise:NAME`, or compare with "
+    "the answer keys: this lab's merges under each tie rule, in the zip."
+)
+views.exercise_list()

@@ -1,0 +1,117 @@
+"""The /check page's pieces: the verdict cached, the pair table at the first difference,
+the link into the lesson at that merge, and the exercise downloads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+import streamlit as st
+
+from lessons.ui.corpus import TEXT
+from lessons.ui.keys import widget_key
+from subtok_core import corpus
+from subtok_core.check import Difference, Setup, Verdict, check, exercises, read_merges
+from subtok_core.check.sources import corpus_lines
+from subtok_core.corpus import file_lines
+
+YOURS, EXPECTED = "◀ yours", "◀ reference"
+TABLE_ROWS = 12  # rows of the pair table shown (both marked pairs always among them)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def verdict(
+    name: str, text: str, settings: tuple, own: str = "", _progress: Callable | None = None
+) -> Verdict:
+    """The check of a merges text against the reference run on corpus `name` (`own`: the
+    student's own text, for "your own text"; settings: bytelevel, marker, pattern, ties,
+    special tokens), keyed by all of them: the same list on the same corpus and settings
+    is checked once for every student. `_progress(sentence)` hears each phase (reading
+    the merges, training the reference, counting the pairs again); not part of the key,
+    and silent when the verdict comes from the cache."""
+    say = _progress or (lambda _said: None)
+    bytelevel, marker, pattern, ties, specials = settings
+    if name == TEXT:
+        lines = file_lines(own) if bytelevel else tuple(own.splitlines())
+    else:
+        lines = corpus_lines(name, bytelevel)
+    setup = Setup(lines, bytelevel, marker, pattern, ties, specials)
+    say("Reading your merges.")
+    merges = read_merges(text, bytelevel)
+    return check(setup, merges, progress=say, where="web")
+
+
+def pair_frame(d: Difference) -> pd.DataFrame:
+    """The reference's pair counts at the step, highest first: the first rows and both
+    marked pairs, a mark in words beside each (not colour alone): "◀ yours" is the
+    student's merge, "◀ reference" the reference's."""
+    rows, shown = [], set()
+    for rank, (a, b, count) in enumerate(d.table, start=1):
+        pair = (a, b)
+        marked = pair in (d.yours, d.expected)
+        if rank <= TABLE_ROWS or marked:
+            rows.append((rank, a, b, count, _mark(pair, d)))
+            shown.add(pair)
+    if d.yours not in shown:  # a pair the corpus does not hold as it stands
+        rows.append(("—", *d.yours, 0, _mark(d.yours, d)))
+    frame = pd.DataFrame(rows, columns=["rank", "left", "right", "count", "mark"])
+    frame["rank"] = frame["rank"].astype(str)
+    return frame
+
+
+def _mark(pair, d: Difference) -> str:
+    return " ".join(m for m, p in ((YOURS, d.yours), (EXPECTED, d.expected)) if p == pair)
+
+
+def styled(frame: pd.DataFrame):
+    """Marked rows in bold with a tinted background; the mark column says which is which."""
+
+    def paint(row: pd.Series) -> list[str]:
+        if not row["mark"]:
+            return [""] * len(row)
+        tint = "#ffe9b3" if YOURS in row["mark"] else "#d7ecff"
+        return [f"background-color: {tint}; font-weight: bold"] * len(row)
+
+    return frame.style.apply(paint, axis=1)
+
+
+def lesson_link(name: str, settings: tuple, d: Difference) -> None:
+    """A link opening /bpe (or /bytebpe) at the merge that differs, on the same settings."""
+    bytelevel, marker, pattern, ties, specials = settings
+    params = {"corpus": name, "ties": ties, "merges": str(max(d.merge, 10)), "step": str(d.merge)}
+    if bytelevel:
+        params |= {"pattern": pattern, "bytes": "gpt2"}
+    else:
+        params["marker"] = marker
+    page, title = (
+        ("lessons/bytebpe/page.py", "/bytebpe") if bytelevel else ("lessons/bpe/page.py", "/bpe")
+    )
+    st.page_link(page, label=f"Open {title} at merge {d.merge}", icon=":material/open_in_new:",
+                 query_params=params)  # fmt: skip
+    if specials:
+        st.caption(
+            "The byte-level lesson has no special tokens: it reads them as text, so its "
+            "merges there may differ from the reference here."
+        )
+
+
+@st.cache_data(show_spinner=False)
+def exercise_zip(name: str) -> bytes:
+    return exercises.bundle(exercises.load(name))
+
+
+def exercise_list() -> None:
+    """Each exercise corpus: its cause, what it is about, and a zip with its answer keys."""
+    for name in corpus.exercise_names():
+        ex = exercises.load(name)
+        level = "byte-level" if ex.bytelevel else "character-level"
+        with st.container(border=True):
+            st.markdown(f"**exercise:{name}** · cause *{ex.cause}* · {level}")
+            st.caption(ex.about)
+            st.download_button(
+                f"Download {name}.zip (corpus + answer keys)",
+                data=exercise_zip(name),
+                file_name=f"exercise-{name}.zip",
+                mime="application/zip",
+                key=widget_key("check", f"zip_{name}"),
+            )

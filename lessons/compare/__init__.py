@@ -1,0 +1,2 @@
+"""The Compare lesson: page.py; models.py (the tokenizers chosen), views.py (typed text, six
+languages), measures.py (the papers' measures), paper.py (Bostrom & Durrett)."""

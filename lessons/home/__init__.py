@@ -1,0 +1,1 @@
+"""Home: page.py, what each lesson teaches, with a link to it."""

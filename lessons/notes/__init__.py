@@ -1,0 +1,1 @@
+"""Notes on the material (/notes): page.py."""

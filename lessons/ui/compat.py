@@ -1,0 +1,112 @@
+"""Every use of Streamlit's private internals, in one place.
+
+Streamlit has no public API for these few needs; everything else in the app, the tests and
+the benchmarks goes through its public API (tests/test_public_streamlit.py fails on any
+other import of `streamlit.runtime`, of Streamlit's internal modules or of a
+`_`-prefixed Streamlit name). tests/test_compat.py checks each entry here against the
+installed Streamlit, so a release that changes one fails that test by name, not a page at
+run time.
+
+For the app:
+- `altair_spec`: Streamlit's Altair -> Vega-Lite conversion (what st.altair_chart sends:
+  no theme defaults, the data as Arrow datasets), so a chart's spec can be kept in a cache
+  and sent with st.vega_lite_chart (lessons/ui/cached.py).
+- `history_navigation`: whether this run is the browser's Back or Forward
+  (lessons/ui/view_memory.py).
+- `StopException`, `ScriptControlException`, `FragmentHandledException`: the exceptions of
+  st.stop, st.rerun and a fragment that showed its own error, which the page guard lets
+  through (lessons/ui/guard.py).
+
+For the tests and benchmarks only (AppTest internals):
+- `element_tree`, `run_bare`, `key_of_element`: the element tree AppTest holds, a run with
+  no widget states (as the browser's first request), a widget's user key from its id.
+- `share_compiled_scripts`, `on_script_thread`: compile the scripts once for every
+  AppTest run, as a server does; wrap the script thread of AppTest (CPU time, profiles).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from streamlit.elements.lib.utils import user_key_from_element_id
+from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
+from streamlit.errors import FragmentHandledException
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.exceptions import (
+    ScriptControlException,
+    StopException,
+)
+
+__all__ = [
+    "FragmentHandledException",
+    "ScriptControlException",
+    "StopException",
+    "altair_spec",
+    "element_tree",
+    "history_navigation",
+    "key_of_element",
+    "on_script_thread",
+    "run_bare",
+    "share_compiled_scripts",
+]
+
+
+def altair_spec(chart: Any) -> dict:
+    """The Vega-Lite spec st.altair_chart(chart) sends (`chart` has a `to_dict`)."""
+    return _convert_altair_to_vega_lite_spec(chart)
+
+
+def history_navigation() -> bool:
+    """Whether this run is the browser's Back or Forward (False outside a script run)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx is not None and bool(ctx.is_history_navigation)
+
+
+def element_tree(at: Any) -> Any:
+    """The root of the element tree an AppTest holds after a run (nodes with `children`)."""
+    return at._tree
+
+
+def run_bare(at: Any) -> Any:
+    """Run an AppTest with no widget states, as a browser's first request (AppTest's public
+    run sends the states of the widgets in the tree it holds)."""
+    return at._run()
+
+
+def key_of_element(element_id: str) -> str | None:
+    """The key a widget was given (`key=`), from the id Streamlit made for it; None if none."""
+    return user_key_from_element_id(element_id)
+
+
+def share_compiled_scripts() -> Callable[[], None]:
+    """Every AppTest run from now on reuses one cache of compiled scripts, as a server does
+    (AppTest compiles app.py and the page again on every run). Returns the undo."""
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+    from streamlit.testing.v1 import app_test
+
+    original, scripts = app_test.ScriptCache, ScriptCache()
+    app_test.ScriptCache = lambda: scripts
+
+    def undo() -> None:
+        app_test.ScriptCache = original
+
+    return undo
+
+
+def on_script_thread(wrap: Callable[[Callable[[], None]], None]) -> Callable[[], None]:
+    """Every AppTest script run from now on goes through `wrap(run)`, called on the script
+    thread with the run as a function of no arguments (to time or profile it there).
+    Returns the undo."""
+    from streamlit.testing.v1.local_script_runner import LocalScriptRunner
+
+    original = LocalScriptRunner._run_script_thread
+
+    def wrapped(self) -> None:
+        wrap(lambda: original(self))
+
+    def undo() -> None:
+        LocalScriptRunner._run_script_thread = original
+
+    LocalScriptRunner._run_script_thread = wrapped
+    return undo

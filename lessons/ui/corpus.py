@@ -1,0 +1,256 @@
+"""The corpus a lesson trains on: chosen, shown, edited, uploaded."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from lessons.ui.address import choice_box
+from lessons.ui.estimate import upload_notice
+from lessons.ui.keys import widget_key
+from lessons.ui.store import fingerprint, trace_store
+from lessons.ui.view_memory import last_shown, note_rewritten
+from subtok_core import corpus, toys
+
+TEXT, UPLOAD = "text:your own", "upload:a .txt file"
+DEFAULT_TEXT = "the cat sat on the mat with the other cats"
+
+
+def corpus_label(name: str) -> str:
+    """How a corpus name reads in a select box."""
+    infos = {info.name: info for info in corpus.list_corpora()}
+    if name in infos:
+        return f"{name} — {infos[name].title}"
+    return {"text:your own": "your own text", "upload:a .txt file": "upload a .txt file"}[name]
+
+
+def corpus_options(samples: bool = True) -> list[str]:
+    names = [info.name for info in corpus.list_corpora()]
+    if not samples:
+        names = [n for n in names if corpus.is_toy(n)]
+    return [*names, TEXT, UPLOAD]
+
+
+# shared, not copied: WordCounts is frozen (tuples), and unpickling a copy on every run
+# cost 1 ms on Lee and 11 ms on the Wikipedia sample (bench/load_ws.py's profile)
+@st.cache_resource(show_spinner=False)
+def cached_load(name: str, split_punct: bool = False) -> corpus.WordCounts:
+    return corpus.load(name, split_punct)
+
+
+def is_sample(name: str) -> bool:
+    """A real sample shipped in a package: the same words for every session."""
+    return name not in (TEXT, UPLOAD) and not corpus.is_toy(name)
+
+
+@st.cache_data(show_spinner=False)
+def sample_print(name: str, split_punct: bool) -> str:
+    """The fingerprint of a real sample's word counts, computed once (pickling them on
+    every run costs some 7 ms on the Lee sample)."""
+    return fingerprint(cached_load(name, split_punct))
+
+
+def punct_box(prefix: str) -> bool:
+    return st.checkbox(
+        "split punctuation off as separate words",
+        key=widget_key(prefix, "punct"),
+        help="By default words are split at spaces only, so 'fox.' is one word.",
+    )
+
+
+def corpus_editor(
+    name: str, prefix: str, algorithm: str | None = None, size: int = 0
+) -> corpus.WordCounts | None:
+    """Show the chosen corpus so the student can edit it; return its word counts.
+
+    Toy tables are editable in place, free text goes in a text box, a file is uploaded.
+    Returns None (after an st.error) when the input cannot be used; a table that cannot be
+    used gives its error under it, and the lesson goes on with the last table that could.
+    """
+    try:
+        if corpus.is_toy(name):
+            return toy_table(name, prefix)
+        if name == TEXT:
+            text = st.text_area("Your text", DEFAULT_TEXT, key=widget_key(prefix, "text"))
+            return corpus.from_text(text, punct_box(prefix), name="your text")
+        if name == UPLOAD:
+            upload = st.file_uploader(
+                "A UTF-8 .txt file (20 MB at most)", key=widget_key(prefix, "upload")
+            )
+            if upload is None:
+                st.info("Upload a file to train on it.")
+                return None
+            return counted_upload(upload, prefix, algorithm, size)
+        split = punct_box(prefix)
+        with st.spinner(f"Reading {name} from the gensim package ..."):
+            wc = cached_load(name, split)
+        st.caption(f"{wc.total:,} running words, {len(wc):,} distinct.")
+        return wc
+    except ValueError as err:
+        st.error(str(err))
+        return None
+
+
+def toy_table(name: str, prefix: str) -> corpus.WordCounts:
+    """A toy's word/count table, editable. The counts are edited as text, so that "abc" or
+    2.5 reach the check as typed (a number column turns them into nothing, or 2); a row the
+    check refuses is named under the table, and the last table that could be used (kept
+    per page and corpus) goes on teaching."""
+    info = next(i for i in corpus.list_corpora() if i.name == name)
+    st.caption(f"Source: {info.source}. Edit the table to try your own words.")
+    wc = cached_load(name)
+    rows = pd.DataFrame({"word": wc.words, "count": [str(c) for c in wc.counts]})
+    edited = st.data_editor(
+        rows,
+        num_rows="dynamic",
+        key=widget_key(prefix, f"table_{name}"),
+        hide_index=True,
+        width="stretch",
+    )
+    last = widget_key(prefix, f"valid_{name}")
+    try:
+        st.session_state[last] = corpus.from_pairs(edited.itertuples(index=False), name)
+    except ValueError as err:
+        st.error(f"{err} The lesson goes on with the table as it was before this change.")
+    return st.session_state.get(last, wc)
+
+
+def sliced_upload(
+    text: str, file: str, prefix: str, algorithm: str | None, size: int
+) -> corpus.WordCounts:
+    """An upload's word counts; before a long training (`algorithm` to `size`, estimated
+    from bench/scaling.py's figures) the page says how long and offers its first lines."""
+    split = punct_box(prefix)
+    wc = corpus.from_text(text, split, file)
+    if not algorithm:
+        return wc
+    lines = text.splitlines()
+    keep = upload_notice(wc, algorithm, size, n_lines=len(lines), page=prefix)
+    if keep is None or keep >= len(lines):
+        return wc
+    return corpus.from_text("\n".join(lines[:keep]), split, f"{file} (first {keep:,} lines)")
+
+
+def counted_upload(upload, prefix: str, algorithm: str | None, size: int) -> corpus.WordCounts:
+    """sliced_upload, with the file read and counted once per server for its content (a
+    20 MB file took 3 s of the server on every rerun), and its first lines likewise."""
+    split, file = punct_box(prefix), upload.name
+    wc, n_lines = parsed_upload(
+        upload,
+        f"counts {split}",
+        lambda text: (corpus.from_text(text, split, file), len(text.splitlines())),
+    )
+    if not algorithm:
+        return wc
+    keep = upload_notice(wc, algorithm, size, n_lines=n_lines, page=prefix)
+    if keep is None or keep >= n_lines:
+        return wc
+    name = f"{file} (first {keep:,} lines)"
+    return parsed_upload(
+        upload,
+        f"counts {split} {keep}",
+        lambda text: corpus.from_text("\n".join(text.splitlines()[:keep]), split, name),
+    )
+
+
+def parsed_upload(upload, what: str, parse: Callable[[str], Any]) -> Any:
+    """`parse(text)` of an uploaded file (`what`: what parse makes, in its key), done once
+    per server for the file's content and kept in the server-wide store, in memory only,
+    within its budget; ValueError when the file is no UTF-8 text."""
+    key = ("upload", upload_digest(upload), upload.name, what)
+
+    def compute(report) -> Any:
+        return parse(corpus.decode_upload(upload.getvalue(), upload.name))
+
+    store = trace_store()
+    found = store.cached(key)
+    if found is None:  # read and counted here (or by another tab now): a few seconds at most
+        with st.spinner(f"Reading {upload.name} ..."):
+            found = store.get(key, compute, on_disk=False)
+    return found
+
+
+def upload_digest(upload) -> str:
+    """The SHA-256 of an uploaded file's content, hashed once per upload (by its file_id)."""
+    memo = st.session_state.get(DIGESTS, ("", ""))
+    if memo[0] != upload.file_id:
+        memo = st.session_state[DIGESTS] = (
+            upload.file_id,
+            hashlib.sha256(upload.getvalue()).hexdigest(),
+        )
+    return memo[1]
+
+
+def read_upload(upload) -> str | None:
+    """The text of an uploaded file; None after an st.error with the core's sentence when
+    it is no UTF-8 text (binary, another encoding, empty, over 20 MB)."""
+    try:
+        return corpus.decode_upload(upload.getvalue(), upload.name)
+    except ValueError as err:
+        st.error(str(err))
+        return None
+
+
+DIGESTS = "upload_digest"  # session: (file_id, SHA-256) of the last upload hashed
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The corpus a page's select box chose in this run: its name, and whether the student
+    has just chosen it (another than the one the last run of this page showed)."""
+
+    name: str
+    changed: bool = False
+
+
+def corpus_select(col, default: str | None = None) -> Corpus:
+    """The corpus choice, bound to the URL as ?corpus=NAME (`default` when the URL has none).
+
+    A corpus chosen on the page starts again from its source's settings (corpus_setting)
+    and, on a page with steps, before its first step (lessons.ui.steps.start_over): a step
+    number or a marker of the last corpus would mean nothing on it (merge 5 of fox, merges
+    1-4 skipped)."""
+    options = corpus_options()
+    name = choice_box(
+        col, "corpus", options, "corpus", default if default in options else options[0]
+    )
+    col.caption(corpus_label(name))
+    was = last_shown("corpus")
+    changed = was is not None and was != name
+    if changed:
+        note_rewritten()  # Back returns to the last corpus's view, not to this one's at its step
+    return Corpus(name, changed)
+
+
+def corpus_setting(chosen: Corpus, key: str, fallback, state_key: str | None = None):
+    """The value the page's setting `key` starts from on the `chosen` corpus: its source's
+    (subtok_core/data/toys.toml), else the page's `fallback`. Pass it as the widget's
+    default, before the widget is drawn: when the student has just chosen this corpus, the
+    widget (its session key `state_key`, the key itself for a widget bound to the address)
+    is set to it."""
+    value = toys.setting(chosen.name, key, fallback)
+    if chosen.changed:
+        st.session_state[state_key or key] = value
+    return value
+
+
+def settings_caption(col, name: str, **used) -> None:
+    """One caption in `col` crediting the source of the settings in use that are the
+    corpus's own (used: setting -> the value the page uses), e.g. "As in 003: `</w>` after
+    each word."; nothing when the student (or the address) chose otherwise."""
+    said = toys.as_in(name, used)
+    if said:
+        col.caption(said)
+
+
+def punct_on(name: str, prefix: str) -> bool:
+    """Whether corpus `name` was pre-tokenized with punctuation split off on page `prefix`
+    (the box of punct_box; toys never are)."""
+    return not corpus.is_toy(name) and bool(
+        st.session_state.get(widget_key(prefix, "punct"), False)
+    )

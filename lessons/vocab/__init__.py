@@ -1,0 +1,2 @@
+"""Inside a vocabulary (/vocab): page.py; card.py (a token's card), data.py (tables and
+health), chat.py (chat turns as Mistral's tokens)."""

@@ -1,0 +1,262 @@
+"""Inside a vocabulary: any token's card (deep link /vocab?tok=cl100k_base&id=15339), the
+health categories of real vocabularies beside the ones trained here, and a conversation as
+Mistral's chat tokens."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pandas as pd
+import streamlit as st
+
+from lessons.ui.address import choice_box, limit_help, number_box
+from lessons.ui.corpus import (
+    corpus_editor,
+    corpus_select,
+    is_sample,
+    punct_on,
+    read_upload,
+    sample_print,
+)
+from lessons.ui.escape import inline_code
+from lessons.ui.inspector import card_link, visible
+from lessons.ui.keys import widget_key
+from lessons.ui.present import page_head, settings_row
+from lessons.ui.store import fingerprint
+from lessons.vocab import card as cards
+from lessons.vocab import chat, data
+from subtok_core import compare, limits
+from subtok_core.vocab.health import CATEGORIES, SENTENCES
+
+PAGE = "vocab"
+BROWSE_ROWS = 2000  # tokens listed at most when browsing one category
+MAX_ID = 10_000_000
+
+
+def settings():
+    """The corpus, the vocabulary size and which tokenizers to train here (as Compare)."""
+    c1, c2, c3 = settings_row(PAGE).columns([3, 1, 3])
+    name = corpus_select(c1, default="sample:lee").name
+    top = limits.limit("vocab_size", "web")
+    size = int(number_box(c2, "vocab size", "size", 1, top, 2000,
+                            help=limit_help("vocab_size")))  # fmt: skip
+    kinds = c3.multiselect(
+        "your tokenizers, trained here on this corpus", list(data.TRAINED),
+        default=list(data.TRAINED), format_func=lambda k: compare.LABELS[k],
+        key=widget_key(PAGE, "mine"),
+    )  # fmt: skip
+    with st.expander("Add a Hugging Face tokenizer.json"):
+        upload_tokenizer()
+    return name, size, kinds
+
+
+UPLOADED = widget_key(PAGE, "hf")  # this session's tokenizer.json: name, digest, lease
+
+
+def upload_tokenizer() -> None:
+    """A tokenizer.json of the student's, added to the tokenizers of this session: its
+    health is kept in the server-wide store, held by this session's lease (released when
+    another file replaces it or the session ends)."""
+    upload = st.file_uploader("tokenizer.json", type=["json"], key=widget_key(PAGE, "hf_file"))
+    if upload is None:
+        return
+    digest = hashlib.sha256(upload.getvalue()).hexdigest()
+    name = f"hf:{upload.name}"
+    mine = st.session_state.get(UPLOADED, {})
+    if (mine.get("digest"), mine.get("name")) == (digest, name):
+        return
+    text = read_upload(upload)
+    if text is None:
+        return
+    try:
+        lease = data.uploaded_lease(text, upload.name, digest)
+    except ValueError as err:
+        st.error(str(err))
+        return
+    if "lease" in mine:
+        mine["lease"].release()
+    st.session_state[UPLOADED] = {"name": name, "digest": digest, "lease": lease}
+    st.success(f"{upload.name} can now be chosen as {name}.")
+
+
+class Mine:
+    """The tokenizers trained here, trained on first use in a run (a card of cl100k_base
+    opened by a link trains nothing before it is drawn)."""
+
+    def __init__(self, name: str, size: int, kinds: list[str]) -> None:
+        self.name, self.size, self.kinds = name, size, kinds
+        self.found: dict | None = None
+
+    def get(self) -> dict:
+        if self.found is None:
+            self.found = {}
+            with st.expander("The training corpus of your tokenizers", expanded=False):
+                wc = corpus_editor(self.name, PAGE, ",".join(self.kinds) or None, self.size)
+            if wc is None or not self.kinds:
+                return self.found
+            if is_sample(self.name):
+                corpus_print = sample_print(self.name, punct_on(self.name, PAGE))
+            else:
+                corpus_print = fingerprint(wc)
+            trained = data.models(self.kinds, wc, corpus_print, self.size)
+            self.found = {k: (m, fingerprint(p, corpus_print), wc) for k, (m, p) in trained.items()}
+        return self.found
+
+    def uploaded(self) -> dict[str, data.Sorted]:
+        """This session's uploaded tokenizer.json, by name -> its health (or nothing)."""
+        mine = st.session_state.get(UPLOADED)
+        if mine is None:
+            return {}
+        name = mine["name"]
+        return {name: data.Sorted.of(data.named(mine["lease"].value, name[3:]))}
+
+    def link(self, tok: str, token_id: int) -> str:
+        trained = tok in data.TRAINED
+        extra = {"corpus": self.name, "size": self.size} if trained else {}
+        return card_link(tok, token_id, extra)
+
+
+def card_section(mine: Mine) -> None:
+    """One token's card, chosen by tokenizer and id (both in the address)."""
+    st.header("A token's card")
+    c1, c2, c3 = st.columns([2, 1, 2])
+    options = [*data.PRETRAINED, *mine.kinds, *mine.uploaded()]
+    # no format_func: a bound select box reads the address through it (tok=mistral-v1)
+    tok = choice_box(c1, "tokenizer", options, "tok", "cl100k_base")
+    c1.caption(data.label(tok))
+    token_id = int(number_box(c2, "token id", "id", 0, MAX_ID, 15339))
+    wanted = c3.text_input(
+        "or find a token by its text", key=widget_key(PAGE, "find"),
+        help="Type a token's exact text, e.g. ' world' with its space.",
+    )  # fmt: skip
+    try:
+        found = mine.get() if tok in mine.kinds else mine.uploaded()
+        if wanted:  # the table of tokens is built only to search it
+            found_links(data.table_of(tok, found)[0], tok, wanted, mine)
+        card, trained = data.card(tok, token_id, found)
+    except (ValueError, KeyError) as err:
+        st.error(str(err) if isinstance(err, ValueError) else f"{tok} is not trained here.")
+        return
+    cards.show_card(card, trained=trained)
+
+
+def found_links(table, tok: str, wanted: str, mine: Mine) -> None:
+    """The ids whose text or written piece is exactly `wanted`, each a link to its card."""
+    raw = wanted.encode("utf-8")
+    hits = [i for i, (p, d) in enumerate(zip(table.pieces, table.data)) if p == wanted or d == raw]
+    if not hits:
+        st.info(f"{table.label} has no token that is exactly {code(wanted)}.")
+        return
+    links = ", ".join(
+        f"[id {table.ids[k]} {code(table.pieces[k])}]({mine.link(tok, table.ids[k])})"
+        for k in hits[:10]
+    )
+    st.markdown(f"{code(wanted)} is {links}.")
+
+
+def code(piece: str) -> str:
+    """A token as inline code in markdown, whitespace drawn, any backticks inside kept."""
+    return inline_code(visible(piece))
+
+
+def counts_frame(reports: dict[str, data.Sorted]) -> pd.DataFrame:
+    rows = []
+    for name, report in reports.items():
+        counts = report.counts()
+        unused = "—" if counts["unused"] is None else f"{counts['unused']:,}"
+        rows.append({"tokenizer": data.label(name), "tokens": report.size,
+                     **{c: counts[c] for c in CATEGORIES}, "unused": unused})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def health_sentence(reports: dict[str, data.Sorted]) -> str:
+    """The share of tokens that are not plain reachable text, per tokenizer, in words."""
+    said = []
+    for name, report in reports.items():
+        counts = report.counts()
+        other = report.size - counts["ok"]
+        said.append(f"{data.label(name)} {other:,} of {report.size:,} "
+                    f"({other / max(report.size, 1):.1%})")  # fmt: skip
+    return "Tokens that are special, partial or unreachable: " + "; ".join(said) + "."
+
+
+def examples(reports: dict[str, data.Sorted], mine: Mine) -> None:
+    """A few tokens of each category and tokenizer, each a link to its card."""
+    for category in (*CATEGORIES, "unused"):
+        lines = []
+        for name, report in reports.items():
+            first = report.examples(category)
+            if not first:
+                continue
+            links = " ".join(
+                f"[{code(piece[:24])}]({mine.link(name, token_id)})" for token_id, piece in first
+            )
+            lines.append(f"- {data.label(name)}: {links}")
+        if lines:
+            st.markdown(f"**{category}**: {SENTENCES[category]}\n" + "\n".join(lines))
+
+
+def browse(reports: dict[str, data.Sorted], mine: Mine) -> None:
+    """Every token of one category of one tokenizer, each with a link to its card (the
+    tokenizer's table of tokens is built for the one chosen, not before)."""
+    c1, c2 = st.columns(2)
+    name = c1.selectbox("tokenizer", list(reports), format_func=data.label,
+                        key=widget_key(PAGE, "browse_tok"))  # fmt: skip
+    report = reports[name]
+    counts = report.counts()
+    found = [c for c in (*CATEGORIES, "unused") if counts[c]]
+    category = c2.selectbox("category", found, key=widget_key(PAGE, "browse_cat"))
+    listed = report.listed(category, BROWSE_ROWS)
+    rows = [{"id": token_id, "token": visible(piece),
+             "bytes (hex)": (raw or b"").hex(" ").upper(),
+             "card": mine.link(name, token_id)} for token_id, piece, raw in listed]  # fmt: skip
+    st.dataframe(
+        pd.DataFrame(rows), hide_index=True,
+        column_config={"card": st.column_config.LinkColumn("card", display_text="open")},
+    )  # fmt: skip
+    st.caption(f"{data.label(name)}: {counts[category]:,} {category} tokens, the first "
+               f"{len(listed):,} by id.")  # fmt: skip
+
+
+def health_section(mine: Mine) -> None:
+    st.header("Vocabulary health")
+    st.write(
+        "Every token falls in exactly one category, found by asking the tokenizer itself "
+        "(as Land & Bartolo, 2024, *Fishing for Magikarp*, sort a vocabulary):"
+    )
+    st.markdown("\n".join(f"- **{c}**: {SENTENCES[c]}" for c in CATEGORIES))
+    st.markdown(
+        f"For the tokenizers trained here one more count, **unused**: {SENTENCES['unused']} "
+        "It counts tokens of the categories above again."
+    )
+    reports = {name: data.pretrained_health(name) for name in data.SIDE_BY_SIDE}
+    try:
+        for kind, (model, model_print, wc) in mine.get().items():
+            reports[kind] = data.trained_health(model, model_print, wc)
+    except ValueError as err:
+        st.error(str(err))
+    reports.update(mine.uploaded())  # a tokenizer.json added above, if any
+    numbers = {
+        c: st.column_config.NumberColumn(format="localized") for c in ("tokens", *CATEGORIES)
+    }
+    st.dataframe(counts_frame(reports), hide_index=True, column_config=numbers)
+    st.caption(health_sentence(reports) + " The pretrained ones have no unused count (—): "
+               "their training corpora are not published.")  # fmt: skip
+    with st.expander("Examples of each category", expanded=True):
+        examples(reports, mine)
+    st.markdown("### Browse a category")
+    browse(reports, mine)
+
+
+page_head(
+    "Inside a vocabulary",
+    "Every token of a real vocabulary (GPT-4's, Mistral's) or of one trained here: what it "
+    "is in bytes, how its merges build it, and whether any text can produce it at all.",
+)
+name, size, kinds = settings()
+mine = Mine(name, size, kinds)
+card_section(mine)
+st.divider()
+health_section(mine)
+st.divider()
+chat.chat_section()

@@ -1,0 +1,1 @@
+"""The WordPiece lesson: page.py, on the merge-lesson page shape (lessons/ui/merge_lesson.py)."""
