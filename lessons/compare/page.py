@@ -3,9 +3,9 @@ Mistral's, an uploaded tokenizer.json), the same sentences in six languages, and
 charts of the papers on a corpus.
 
 The page in order; its parts by job: lessons/compare/models.py (which tokenizers, and
-their models), _compare_views.py (typed text, languages), _compare_measures.py (the
-measures on a corpus, their charts, one tokenizer against another), _compare_paper.py
-(Bostrom & Durrett's views)."""
+their models), views.py (typed text, languages), measures.py (the measures on a corpus,
+their charts, one tokenizer against another), paper.py (Bostrom & Durrett's views), each
+in lessons/compare/."""
 
 from __future__ import annotations
 

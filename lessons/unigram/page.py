@@ -1,8 +1,8 @@
 """The Unigram LM lesson: E, M and prune steps, Viterbi, the lattice, removal losses.
 
-The page; its parts by job: _unigram_controls (settings, the student's removals, the
-training), _unigram_seed (EM's seed, step by step), _unigram_views (the tables and charts
-of a step), _unigram_lattice (a word's lattice)."""
+The page; its parts by job, each in lessons/unigram/: controls.py (settings, the student's
+removals, the training), seed.py (EM's seed, step by step), views.py (the tables and charts
+of a step), lattice.py (a word's lattice)."""
 
 from __future__ import annotations
 
