@@ -41,6 +41,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     **dict.fromkeys(SHARED),
     "ui/cached.py": None,  # page caches: no widgets
     "ui/compat.py": None,  # Streamlit internals: no widgets
+    "warm.py": None,  # `subtok warm`'s headless page runner: no widgets
     "bpe/page.py": "bpe",
     "bytebpe/page.py": "bytebpe",
     "bytebpe/views.py": "bytebpe",
