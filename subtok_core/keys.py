@@ -78,8 +78,8 @@ def _text(value: Any) -> str:
 def _write(value: Any, out: list[str]) -> None:
     """Append `value`'s text to `out`: a string as its length and its text, any other atom
     as its repr (a float with its point: 1, 1.0, True and 's1:1' differ), anything else a
-    tag that says what it is, then its parts. Each piece ends where a reader of it can tell, so the text of a value
-    is never the text of another."""
+    tag that says what it is, then its parts. Each piece ends where a reader of it can
+    tell, so the text of a value is never the text of another."""
     kind = type(value)
     if kind is str:
         out.append(f"s{len(value)}:{value}")
