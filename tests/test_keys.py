@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from subtok_core import corpus
@@ -218,11 +218,17 @@ def shape(value):
     return (kind.__name__, value)
 
 
+# no deadline: the machine may be loaded (the other property tests do the same)
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
 @given(VALUES)
 def test_a_value_remade_from_new_objects_has_the_same_key(value):
     assert fingerprint(same(value)) == fingerprint(value)
 
 
+@SETTINGS
 @given(VALUES, VALUES)
 def test_two_values_share_a_key_exactly_when_they_are_the_same(one, other):
     assert (fingerprint(one) == fingerprint(other)) == (shape(one) == shape(other))
