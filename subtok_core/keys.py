@@ -9,7 +9,8 @@ held by different objects could get two keys (a cache miss, a run trained twice)
 
 Here each value is written in one canonical form, then hashed (sha256):
 
-- ``None``, ``bool``, ``int``, ``str``, ``float`` (its ``repr``) as JSON writes them, so
+- a ``str`` by its length and its text; ``None``, ``bool``, ``int`` and ``float`` by their
+  ``repr`` (whole numbers and floats in a tuple of nothing else by their 8 bytes), so
   ``1``, ``1.0``, ``True`` and ``"1"`` differ;
 - a tuple, a list, ``bytes``, each tagged with its kind: ``(1, 2)`` and ``[1, 2]`` differ,
   as they are unequal in Python;
@@ -24,6 +25,9 @@ Here each value is written in one canonical form, then hashed (sha256):
 
 Anything else raises TypeError with a sentence: a key never falls back to an object's
 address or its pickle.
+
+A page hashes a big value (a real sample's words, a model) once and passes the digest on:
+a cached function that does not hash an argument (``_model``) takes its digest beside it.
 
 >>> fingerprint({"a": 1, "b": 2}) == fingerprint({"b": 2, "a": 1})
 True
