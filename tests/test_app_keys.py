@@ -40,6 +40,7 @@ SHARED = (
 PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by every page
     **dict.fromkeys(SHARED),
     "ui/cached.py": None,  # page caches: no widgets
+    "ui/shipped.py": None,  # a shipped corpus's lines, cached: no widgets
     "ui/compat.py": None,  # Streamlit internals: no widgets
     "warm.py": None,  # `subtok warm`'s headless page runner: no widgets
     "bpe/page.py": "bpe",

@@ -10,9 +10,10 @@ import streamlit as st
 
 from lessons.ui import cached
 from lessons.ui.chips import CHIP_CSS
-from lessons.ui.corpus import TEXT, UPLOAD, is_sample, parsed_upload
+from lessons.ui.corpus import TEXT, UPLOAD, parsed_upload
 from lessons.ui.keys import widget_key
 from lessons.ui.merge_lesson import pair_counts_panel
+from lessons.ui.shipped import shipped_lines
 from lessons.ui.store import fingerprint, run_key
 from subtok_core import bytebpe, corpus
 
@@ -65,12 +66,6 @@ def show_chips(rows: str) -> None:
 # --- the corpus: lines of running text (the pattern needs the spaces) -------------------
 
 
-@st.cache_data(show_spinner=False)
-def corpus_text(name: str) -> tuple[str, ...]:
-    """A toy's or a sample's lines: a toy table repeats each word as often as it counts."""
-    return bytebpe.load(name)
-
-
 def non_empty_lines(text: str) -> tuple[str, ...]:
     return tuple(line for line in text.splitlines() if line.strip())
 
@@ -101,7 +96,7 @@ def corpus_lines(name: str, row) -> tuple[tuple[str, ...], str] | None:
                     return None
                 lines = parsed_upload(upload, "lines", non_empty_lines)
             else:
-                lines = corpus_text(name)
+                lines, key = shipped_lines(name)
                 info = next(i for i in corpus.list_corpora() if i.name == name)
                 many = f"{len(lines):,} lines; the first ones" if len(lines) > 1 else "Its text"
                 st.caption(f"Source: {info.source}. {many}:")
@@ -118,16 +113,9 @@ def corpus_lines(name: str, row) -> tuple[tuple[str, ...], str] | None:
     if not lines:
         st.error("The text is empty: type or upload some words first.")
         return None
-    key = text_print(name) if is_sample(name) else fingerprint(lines)
+    if name in (TEXT, UPLOAD):
+        key = fingerprint(lines)
     return lines, key
-
-
-@st.cache_data(show_spinner=False)
-def text_print(name: str) -> str:
-    """The fingerprint of a sample's text, hashed once per server: runs are kept (on disk
-    too) under what they were trained on, so a sample whose text changed under the same
-    name (a new gensim) never gets the old run."""
-    return fingerprint(corpus_text(name))
 
 
 # --- the pre-split -------------------------------------------------------------------------

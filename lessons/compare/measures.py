@@ -14,6 +14,7 @@ from lessons.compare import views
 from lessons.compare.models import PAGE, label
 from lessons.ui import cached
 from lessons.ui.keys import widget_key
+from lessons.ui.shipped import shipped_lines
 from lessons.ui.store import derived, fingerprint, trace_store
 from subtok_core import compare, corpus, parallel
 from subtok_core import measure as metrics
@@ -31,15 +32,6 @@ def measure_lines(name: str, measure: str, wc) -> tuple[tuple[str, ...], str]:
     if corpus.is_toy(source) or source.startswith("sample:"):
         return shipped_lines(source)
     lines = tuple(" ".join([word] * count) for word, count in wc.items())
-    return lines, fingerprint(lines)
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def shipped_lines(source: str) -> tuple[tuple[str, ...], str]:
-    """The lines of a toy or a real sample and their fingerprint, read and hashed once per
-    server (hashing a real sample's lines on every run cost some 10 ms) and shared as they
-    are (a tuple: nobody can change it; a cache_data copy cost as much as the hash)."""
-    lines = tuple(corpus.load_lines(source))
     return lines, fingerprint(lines)
 
 
