@@ -61,6 +61,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "sage/results.py": "sage",
     "sage/paper.py": "sage",
     "sage/runs.py": "sage",
+    "sage/latest.py": "sage",
     "home/page.py": "home",
     "poll/page.py": "join",
     "check/page.py": "check",

@@ -3,9 +3,9 @@ Mistral's, an uploaded tokenizer.json), the same sentences in six languages, and
 charts of the papers on a corpus.
 
 The page in order; its parts by job: lessons/compare/models.py (which tokenizers, and
-their models), _compare_views.py (typed text, languages), _compare_measures.py (the
-measures on a corpus, their charts, one tokenizer against another), _compare_paper.py
-(Bostrom & Durrett's views)."""
+their models), views.py (typed text, languages), measures.py (the
+measures on a corpus, their charts, one tokenizer against another), paper.py
+(Bostrom & Durrett's views); SaGe's vocabulary comes from lessons/sage/latest.py."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from lessons.compare import paper, views
 from lessons.compare.measures import SAME, charts, measure_lines
 from lessons.compare.models import (
     PAGE,
-    SAGE_KEY,
     kinds_from_url,
     known_kinds,
     label,
@@ -23,6 +22,7 @@ from lessons.compare.models import (
     trained,
     upload_tokenizer,
 )
+from lessons.sage.latest import latest as sage_latest
 from lessons.ui import inspector as inspect
 from lessons.ui.address import choice_box, limit_help, number_box
 from lessons.ui.corpus import (
@@ -125,7 +125,7 @@ with st.expander("The training corpus", expanded=name == UPLOAD):
 if wc is None:
     st.stop()
 if "sage" in kinds:
-    latest = st.session_state[SAGE_KEY]
+    latest = sage_latest()
     st.info(
         f"SaGe is the vocabulary last trained on the SaGe page ({latest['sample']}, "
         f"V = {latest['size']:,}), applied by greedy longest prefix; the others are trained "

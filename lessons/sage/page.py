@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from lessons.sage import latest, views
 from lessons.sage import paper as paper_views
 from lessons.sage import results as outcome
 from lessons.sage import runs as sage_runs
-from lessons.sage import views
 from lessons.ui import cached
 from lessons.ui.address import choice_box, limit_help, number_box
 from lessons.ui.corpus import corpus_label, parsed_upload
@@ -222,11 +222,7 @@ except ValueError as err:
 if trace is None:
     stopped_log(sentences, sample_key, settings, "run")
     st.stop()
-st.session_state["sage_latest"] = {  # the Compare page can add it to its tokenizers
-    "model": sage.model_from_trace(trace),
-    "sample": sample_name,
-    "size": settings.vocab_size,
-}
+latest.remember(sage.model_from_trace(trace), sample_name, settings.vocab_size)  # for Compare
 log_tab, token_tab, paper_tab, result_tab = st.tabs(
     ["Step log", "One token up close", "Paper vs this run", "BPE vs SaGe"]
 )
