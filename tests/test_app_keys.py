@@ -81,22 +81,9 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "vocab/chat.py": "vocab",
     "vocab/data.py": "vocab",
 }
-MADE_BY_HELPER = {
-    "ui/chips.py",
-    "ui/tables.py",
-    "ui/merge_lesson.py",
-    "bpe/page.py",
-    "bytebpe/page.py",
-    "bytebpe/views.py",
-    "bytebpe/replay.py",
-    "wordpiece/page.py",
-    "unigram/page.py",
-    "unigram/controls.py",
-    "unigram/lattice.py",
-    "compare/page.py",
-    "compare/models.py",
-    "compare/measures.py",
-}
+# every file: each key not bound to the address is made by widget_key (a session key too
+# keeps its exact string that way: widget_key("sage", "upload") is "sage_upload")
+MADE_BY_HELPER = set(PAGE_OF)
 ANY = "{}"  # a part of a key computed when the page runs
 
 

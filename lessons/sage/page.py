@@ -14,11 +14,13 @@ from lessons.sage import runs as sage_runs
 from lessons.ui import cached
 from lessons.ui.address import choice_box, limit_help, number_box
 from lessons.ui.corpus import corpus_label, parsed_upload
+from lessons.ui.keys import widget_key
 from lessons.ui.present import page_head, settings_row
 from lessons.ui.store import fingerprint, run_key
 from subtok_core import corpus, limits, sage
 from subtok_core.sage import timing
 
+PAGE = "sage"
 SAMPLES = ["sample:lee", "sample:enwiki", "sample:crime", "upload"]
 VOCAB_MAX = int(limits.limit("sage_vocab_size", "web"))
 SEED_MAX = 2**31 - 1  # numpy and gensim take seeds below 2**32
@@ -76,7 +78,9 @@ def sample_controls(row) -> tuple[Sequence[Sequence[str]], str, str] | None:
     limit = int(number_box(c2, "first lines (0: all)", "lines", 0, top, 0, help=lines_help))
     if name == "upload":
         upload = st.file_uploader(
-            "a UTF-8 text file, one paragraph or sentence per line", type=["txt"], key="sage_upload"
+            "a UTF-8 text file, one paragraph or sentence per line",
+            type=["txt"],
+            key=widget_key(PAGE, "upload"),
         )
         if upload is None:
             st.info("Upload a text file to run SaGe on it.")
@@ -130,7 +134,7 @@ def settings_controls(row) -> sage.SageSettings:
     left.button(
         "Paper settings (Table 6)",
         on_click=use_paper,
-        key="sage_paper",
+        key=widget_key(PAGE, "paper"),
         help=f"{PAPER_SETTINGS}. {note}",
     )
     right.caption(f"Paper settings: {note}")
@@ -191,7 +195,7 @@ def stopped_log(sentences, key: str, settings: sage.SageSettings, part: str) -> 
     st.button(
         "Run again",
         icon=":material/replay:",
-        key=f"sage_run_again_{part}",
+        key=widget_key(PAGE, f"run_again_{part}"),
         on_click=sage_runs.run_again,
         help="Runs again from the start with the same settings (a stopped run cannot be "
         "resumed where it stopped; the same settings give the same steps).",

@@ -10,6 +10,7 @@ import streamlit as st
 
 from lessons.ui import cached
 from lessons.ui.export import downloads
+from lessons.ui.keys import widget_key
 from lessons.ui.steps import step_slider
 from lessons.ui.store import derived, run_key
 from lessons.ui.tables import STATUS_COLUMN, pinned_key, style_status
@@ -17,6 +18,8 @@ from subtok_core import sage
 from subtok_core.charts import lessons as viz
 from subtok_core.sage import explain as sage_explain
 from subtok_core.sage.loss import PairLoss
+
+PAGE = "sage"
 
 
 def _kind(step) -> str:
@@ -207,7 +210,7 @@ def drill_down(trace, sentences, run: str, i: int) -> None:
     st.write(f"Step {step} (choose another in the step log). Pick a candidate of that step:")
     names = [p for p, _ in record.candidates]
     first = _first_used(run, step, trace, sentences)
-    piece = st.selectbox("piece", names, index=first, key="sage_piece")
+    piece = st.selectbox("piece", names, index=first, key=widget_key(PAGE, "piece"))
     up = _close_up(run, step, piece, None, trace, sentences)
     st.write(
         f"**{piece}**: ablation loss {up.loss:,.3f} over every sentence that uses it "
@@ -222,7 +225,7 @@ def drill_down(trace, sentences, run: str, i: int) -> None:
     s = st.selectbox(
         "sentence",
         up.sentences,
-        key="sage_sentence",
+        key=widget_key(PAGE, "sentence"),
         format_func=lambda n: " ".join(sentences[n])[:90],
     )
     if s != up.example.sentence:
