@@ -13,9 +13,10 @@ from lessons.sage import results as outcome
 from lessons.sage import runs as sage_runs
 from lessons.ui import cached
 from lessons.ui.address import choice_box, limit_help, number_box
-from lessons.ui.corpus import corpus_label, parsed_upload
+from lessons.ui.corpus import chosen_anew, corpus_label, parsed_upload
 from lessons.ui.keys import widget_key
 from lessons.ui.present import page_head, settings_row
+from lessons.ui.steps import start_over
 from lessons.ui.store import fingerprint, run_key
 from subtok_core import corpus, limits, sage
 from subtok_core.sage import timing
@@ -73,6 +74,8 @@ def sample_controls(row) -> tuple[Sequence[Sequence[str]], str, str] | None:
     the student sees it): its sentences, their key and its name; None until there is a file."""
     c1, c2 = row.columns([3, 1])
     name = choice_box(c1, "sample", SAMPLES, "corpus", SAMPLES[0])
+    if chosen_anew(name):  # step 5 of the last sample's run would mean nothing on this one
+        start_over()
     top = limits.limit("sample_lines", "web")
     lines_help = limit_help("sample_lines")
     limit = int(number_box(c2, "first lines (0: all)", "lines", 0, top, 0, help=lines_help))

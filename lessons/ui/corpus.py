@@ -220,11 +220,18 @@ def corpus_select(col, default: str | None = None) -> Corpus:
         col, "corpus", options, "corpus", default if default in options else options[0]
     )
     col.caption(corpus_label(name))
-    was = last_shown("corpus")
+    return Corpus(name, chosen_anew(name))
+
+
+def chosen_anew(name: str, key: str = "corpus") -> bool:
+    """Whether the student has just chosen `name` in the box bound to `key` (another value
+    than the last run of this page showed). Then Back returns to the last corpus's view,
+    not to this one's at its step (view_memory.note_rewritten)."""
+    was = last_shown(key)
     changed = was is not None and was != name
     if changed:
-        note_rewritten()  # Back returns to the last corpus's view, not to this one's at its step
-    return Corpus(name, changed)
+        note_rewritten()
+    return changed
 
 
 def corpus_setting(chosen: Corpus, key: str, fallback, state_key: str | None = None):
