@@ -30,7 +30,6 @@ from lessons.ui.corpus import (
     corpus_editor,
     corpus_select,
     is_sample,
-    punct_on,
     sample_print,
 )
 from lessons.ui.keys import widget_key
@@ -59,7 +58,7 @@ def controls():
     return name, size, chosen
 
 
-def marker_note(name: str, size: int, kinds) -> None:
+def marker_note(name: str, size: int, kinds, split_punct: bool) -> None:
     """Which marker this page's BPE uses, and the command that trains the same BPE: the
     command line's BPE marks no word boundary unless asked, so the same corpus and size
     would cut differently there."""
@@ -67,7 +66,7 @@ def marker_note(name: str, size: int, kinds) -> None:
         return
     said = "BPE here marks the start of each word with ▁ (as SentencePiece and Unigram do)"
     if is_sample(name) or corpus.is_toy(name):
-        command = compare.cli_command("bpe", name, size, punct_on(name, PAGE))
+        command = compare.cli_command("bpe", name, size, split_punct)
         said += f"; the same BPE on the command line: `{command}`"
     st.caption(said + ". `subtok train bpe` marks no word boundary unless asked (`--marker`).")
 
@@ -119,11 +118,12 @@ except ValueError as err:
     st.stop()
 trains = [k for k in kinds if k in compare.KINDS]  # trained on the corpus: timed on an upload
 with st.expander("The training corpus", expanded=name == UPLOAD):
-    wc = corpus_editor(name, PAGE, ",".join(trains) or None, size)
-    if wc is not None and name == UPLOAD:
+    edited = corpus_editor(name, PAGE, ",".join(trains) or None, size)
+    if edited is not None and name == UPLOAD:
         untimed_note([k for k in kinds if k not in trains])
-if wc is None:
+if edited is None:
     st.stop()
+wc, split_punct = edited.words, edited.split_punct
 if "sage" in kinds:
     latest = sage_latest()
     st.info(
@@ -133,9 +133,9 @@ if "sage" in kinds:
     )
 else:
     st.caption("Train a vocabulary on the SaGe page and it can join this comparison.")
-marker_note(name, size, kinds)
+marker_note(name, size, kinds, split_punct)
 # hashed once per run, a real sample's once per server
-corpus_print = sample_print(name, punct_on(name, PAGE)) if is_sample(name) else fingerprint(wc)
+corpus_print = sample_print(name, split_punct) if is_sample(name) else fingerprint(wc)
 try:
     found = trained(kinds, wc, corpus_print, size)
 except ValueError as err:

@@ -63,10 +63,21 @@ def punct_box(prefix: str) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class Edited:
+    """The corpus the editor gives: its word counts, and whether its words were split with
+    punctuation off (the box of punct_box; a toy's never are). A real sample's fingerprint
+    (sample_print) and a model's pre-tokenization depend on the second."""
+
+    words: corpus.WordCounts
+    split_punct: bool = False
+
+
 def corpus_editor(
     name: str, prefix: str, algorithm: str | None = None, size: int = 0
-) -> corpus.WordCounts | None:
-    """Show the chosen corpus so the student can edit it; return its word counts.
+) -> Edited | None:
+    """Show the chosen corpus so the student can edit it; return its word counts and how
+    its words were split.
 
     Toy tables are editable in place, free text goes in a text box, a file is uploaded.
     Returns None (after an st.error) when the input cannot be used; a table that cannot be
@@ -74,10 +85,11 @@ def corpus_editor(
     """
     try:
         if corpus.is_toy(name):
-            return toy_table(name, prefix)
+            return Edited(toy_table(name, prefix))
         if name == TEXT:
             text = st.text_area("Your text", DEFAULT_TEXT, key=widget_key(prefix, "text"))
-            return corpus.from_text(text, punct_box(prefix), name="your text")
+            split = punct_box(prefix)
+            return Edited(corpus.from_text(text, split, name="your text"), split)
         if name == UPLOAD:
             upload = st.file_uploader(
                 "A UTF-8 .txt file (20 MB at most)", key=widget_key(prefix, "upload")
@@ -85,12 +97,13 @@ def corpus_editor(
             if upload is None:
                 st.info("Upload a file to train on it.")
                 return None
-            return counted_upload(upload, prefix, algorithm, size)
+            split = punct_box(prefix)
+            return Edited(counted_upload(upload, split, prefix, algorithm, size), split)
         split = punct_box(prefix)
         with st.spinner(f"Reading {name} from the gensim package ..."):
             wc = cached_load(name, split)
         st.caption(f"{wc.total:,} running words, {len(wc):,} distinct.")
-        return wc
+        return Edited(wc, split)
     except ValueError as err:
         st.error(str(err))
         return None
@@ -120,26 +133,14 @@ def toy_table(name: str, prefix: str) -> corpus.WordCounts:
     return st.session_state.get(last, wc)
 
 
-def sliced_upload(
-    text: str, file: str, prefix: str, algorithm: str | None, size: int
+def counted_upload(
+    upload, split: bool, prefix: str, algorithm: str | None, size: int
 ) -> corpus.WordCounts:
-    """An upload's word counts; before a long training (`algorithm` to `size`, estimated
-    from bench/scaling.py's figures) the page says how long and offers its first lines."""
-    split = punct_box(prefix)
-    wc = corpus.from_text(text, split, file)
-    if not algorithm:
-        return wc
-    lines = text.splitlines()
-    keep = upload_notice(wc, algorithm, size, n_lines=len(lines), page=prefix)
-    if keep is None or keep >= len(lines):
-        return wc
-    return corpus.from_text("\n".join(lines[:keep]), split, f"{file} (first {keep:,} lines)")
-
-
-def counted_upload(upload, prefix: str, algorithm: str | None, size: int) -> corpus.WordCounts:
-    """sliced_upload, with the file read and counted once per server for its content (a
-    20 MB file took 3 s of the server on every rerun), and its first lines likewise."""
-    split, file = punct_box(prefix), upload.name
+    """An upload's word counts (`split`: punctuation split off), read and counted once per
+    server for the file's content (a 20 MB file took 3 s of the server on every rerun).
+    Before a long training (`algorithm` to `size`, estimated from bench/scaling.py's
+    figures) the page says how long and offers its first lines, counted once likewise."""
+    file = upload.name
     wc, n_lines = parsed_upload(
         upload,
         f"counts {split}",
@@ -253,11 +254,3 @@ def settings_caption(col, name: str, **used) -> None:
     said = toys.as_in(name, used)
     if said:
         col.caption(said)
-
-
-def punct_on(name: str, prefix: str) -> bool:
-    """Whether corpus `name` was pre-tokenized with punctuation split off on page `prefix`
-    (the box of punct_box; toys never are)."""
-    return not corpus.is_toy(name) and bool(
-        st.session_state.get(widget_key(prefix, "punct"), False)
-    )

@@ -14,7 +14,6 @@ from lessons.ui.corpus import (
     corpus_editor,
     corpus_select,
     is_sample,
-    punct_on,
     read_upload,
     sample_print,
 )
@@ -91,11 +90,12 @@ class Mine:
         if self.found is None:
             self.found = {}
             with st.expander("The training corpus of your tokenizers", expanded=False):
-                wc = corpus_editor(self.name, PAGE, ",".join(self.kinds) or None, self.size)
-            if wc is None or not self.kinds:
+                edited = corpus_editor(self.name, PAGE, ",".join(self.kinds) or None, self.size)
+            if edited is None or not self.kinds:
                 return self.found
+            wc = edited.words
             if is_sample(self.name):
-                corpus_print = sample_print(self.name, punct_on(self.name, PAGE))
+                corpus_print = sample_print(self.name, edited.split_punct)
             else:
                 corpus_print = fingerprint(wc)
             trained = data.models(self.kinds, wc, corpus_print, self.size)

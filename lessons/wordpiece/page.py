@@ -138,7 +138,7 @@ class WordPiece(MergeLesson):
         return cls(corpus, ties, merges, specials, example)
 
     def train(self, row):
-        self.words, self.corpus_print, trace = corpus_trace(
+        run = corpus_trace(
             self.corpus.name,
             PAGE,
             lambda wc, corpus_print: trained(
@@ -148,7 +148,12 @@ class WordPiece(MergeLesson):
             size=self.merges,  # close enough to the vocab size for the upload's time estimate
             row=row,
         )
-        return trace
+        self.words, self.corpus_print, self.split_punct = (
+            run.words,
+            run.corpus_print,
+            run.split_punct,
+        )
+        return run.trace
 
     def explain(self, trace, i: int, step) -> str:
         if step is None:
