@@ -201,28 +201,6 @@ def _as_count(value, word: str, where: str) -> int:
     return int(number)
 
 
-def parse_table(text: str, name: str = "") -> WordCounts:
-    """Lines of `word count` (tab or spaces) -> WordCounts; `#` starts a comment.
-
-    >>> parse_table("# word count\\nlow 5\\nlower x")
-    Traceback (most recent call last):
-    ...
-    ValueError: Line 3: the count of 'lower' is 'x', not a whole number.
-    """
-    rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        parts = line.split()
-        if len(parts) != 2:
-            raise ValueError(f"Line {number} should be a word and a count, like 'low 5': {line!r}.")
-        rows.append((f"Line {number}", *parts))
-    if not rows:
-        raise ValueError("The table is empty: give one 'word count' pair per line.")
-    return _from_rows(rows, name)
-
-
 def decode_upload(data: bytes, filename: str = "the file") -> str:
     """Bytes of an uploaded or opened file -> text, refusing what is not UTF-8 text.
 

@@ -56,10 +56,12 @@ def test_the_estimate_is_computed_from_the_constants_in_the_file(model_file):
 
 def test_a_slice_scales_characters_in_proportion_and_words_by_heaps_law(model_file):
     # a quarter: 250,000 characters, 10,000 * 0.25 ** 0.5 = 5,000 distinct words
-    got = estimate.slice_seconds("bpe", 1_000_000, 10_000, 2000, 0.25, path=model_file)
+    chars, types = estimate.slice_size(1_000_000, 10_000, 0.25, path=model_file)
+    assert (chars, types) == (250_000, 5000)
+    got = estimate.estimate_seconds("bpe", chars, types, 2000, path=model_file)
     assert got == pytest.approx(0.25 + 1e-4 * 5000 * 2)
     with pytest.raises(ValueError, match="not between 0 and 1"):
-        estimate.slice_seconds("bpe", 1_000_000, 10_000, 2000, 1.5, path=model_file)
+        estimate.slice_size(1_000_000, 10_000, 1.5, path=model_file)
 
 
 def test_the_shipped_file_says_where_and_how_it_was_measured():
@@ -96,8 +98,9 @@ def test_unigram_takes_longer_to_prune_to_a_smaller_vocab():
 
 @pytest.mark.parametrize("algorithm", ["bpe", "wordpiece", "unigram"])
 def test_the_whole_upload_takes_longer_than_its_first_eighth(algorithm):
-    whole = estimate.slice_seconds(algorithm, 16_000_000, 290_000, 8000, 1.0)
-    assert estimate.slice_seconds(algorithm, 16_000_000, 290_000, 8000, 1 / 8) < whole
+    whole = estimate.estimate_seconds(algorithm, 16_000_000, 290_000, 8000)
+    eighth = estimate.slice_size(16_000_000, 290_000, 1 / 8)
+    assert estimate.estimate_seconds(algorithm, *eighth, 8000) < whole
 
 
 def test_an_unknown_algorithm_or_a_bad_number_is_a_sentence():
