@@ -35,7 +35,7 @@ page_head(
     "pre-split or marker. Uploaded files are read as data only; no code is run.",
 )
 
-exercise_names = [corpus.EXERCISE + n for n in corpus.exercise_names()]
+exercise_names = [corpus.exercises.EXERCISE + n for n in corpus.exercise_names()]
 samples = [i.name for i in corpus.list_corpora() if i.name.startswith("sample:")]
 options = [*exercise_names, *corpus.toy_names(), *samples, TEXT]
 
