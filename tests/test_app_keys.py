@@ -62,6 +62,8 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "sage/paper.py": "sage",
     "sage/runs.py": "sage",
     "sage/latest.py": "sage",
+    "sage/controls.py": "sage",
+    "sage/closeup.py": "sage",
     "home/page.py": "home",
     "poll/page.py": "join",
     "check/page.py": "check",
@@ -72,6 +74,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "notes/page.py": "notes",
     "ui/regularize.py": None,  # panels of /bpe and /unigram, keyed by the prefix they get
     "ui/export.py": None,  # the tokenizer.json export, keyed by the page it gets
+    "ui/upload.py": None,  # an uploaded file read once per server: no widgets
     "ui/estimate.py": None,  # an upload's time estimate and slices, keyed by the page it gets
     "ui/a11y.py": None,  # contrast CSS and chart sentences: no widgets
     "ui/escape.py": None,  # escaping a user's text: no widgets

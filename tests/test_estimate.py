@@ -185,7 +185,7 @@ UPLOAD_SCRIPT = """
 import sys
 sys.path.insert(0, ROOT)
 import streamlit as st
-from lessons.ui.corpus import counted_upload
+from lessons.ui.upload import counted_upload
 
 
 class Upload:  # what st.file_uploader gives: a name, an id, the bytes
@@ -201,7 +201,7 @@ st.write(f"{len(wc.words)} distinct words, {wc.total} running words from {wc.nam
 
 
 def test_an_upload_on_a_lesson_page_is_timed_and_can_be_cut_to_its_first_lines():
-    """The page's upload path (lessons.ui.corpus.counted_upload): an upload of 200,000
+    """The page's upload path (lessons.ui.upload.counted_upload): an upload of 200,000
     lines, each with its own two words, would take Unigram EM minutes; the slice 1/8 keeps
     the first 25,000 lines, so 50,000 distinct words."""
     script = UPLOAD_SCRIPT.replace("ROOT", repr(str(ROOT)))

@@ -10,10 +10,11 @@ import streamlit as st
 
 from lessons.ui import cached
 from lessons.ui.chips import show_chips
-from lessons.ui.corpus import TEXT, UPLOAD, is_sample, parsed_upload
+from lessons.ui.corpus import TEXT, UPLOAD, is_sample
 from lessons.ui.keys import widget_key
 from lessons.ui.merge_lesson import pair_counts_panel
 from lessons.ui.store import fingerprint, run_key
+from lessons.ui.upload import parsed_upload
 from subtok_core import bytebpe, corpus
 
 PAGE = "bytebpe"

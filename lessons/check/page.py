@@ -7,10 +7,11 @@ import streamlit as st
 
 from lessons.check import views
 from lessons.ui.address import choice_box
-from lessons.ui.corpus import DEFAULT_TEXT, TEXT, corpus_label, read_upload
+from lessons.ui.corpus import DEFAULT_TEXT, TEXT, corpus_label
 from lessons.ui.keys import widget_key
 from lessons.ui.merge_lesson import TIES_HELP
 from lessons.ui.present import page_head
+from lessons.ui.upload import read_upload
 from subtok_core import bpe, bytebpe, corpus
 from subtok_core.check import FORMATS
 from subtok_core.merging import TIE_RULES

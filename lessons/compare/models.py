@@ -11,9 +11,9 @@ import streamlit as st
 
 from lessons.sage.latest import latest
 from lessons.ui.address import url_text, url_warning
-from lessons.ui.corpus import read_upload
 from lessons.ui.keys import widget_key
 from lessons.ui.store import fingerprint, trace_store
+from lessons.ui.upload import read_upload
 from subtok_core import compare, parallel, registry
 from subtok_core.pretrained import Pretrained, hf
 

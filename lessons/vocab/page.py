@@ -14,7 +14,6 @@ from lessons.ui.corpus import (
     corpus_editor,
     corpus_select,
     is_sample,
-    read_upload,
     sample_print,
 )
 from lessons.ui.escape import inline_code
@@ -22,6 +21,7 @@ from lessons.ui.inspector import card_link, visible
 from lessons.ui.keys import widget_key
 from lessons.ui.present import page_head, settings_row
 from lessons.ui.store import fingerprint
+from lessons.ui.upload import read_upload
 from lessons.vocab import card as cards
 from lessons.vocab import chat, data
 from subtok_core import compare, limits
