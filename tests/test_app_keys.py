@@ -53,6 +53,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "unigram/seed.py": "unigram",
     "compare/page.py": "compare",
     "compare/views.py": "compare",
+    "compare/languages.py": "compare",
     "compare/paper.py": "compare",
     "compare/models.py": "compare",
     "compare/measures.py": "compare",

@@ -3,7 +3,7 @@ Mistral's, an uploaded tokenizer.json), the same sentences in six languages, and
 charts of the papers on a corpus.
 
 The page in order; its parts by job: lessons/compare/models.py (which tokenizers, and
-their models), views.py (typed text, languages), measures.py (the
+their models), views.py (typed text), languages.py (six languages), measures.py (the
 measures on a corpus, their charts, one tokenizer against another), paper.py
 (Bostrom & Durrett's views); SaGe's vocabulary comes from lessons/sage/latest.py."""
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lessons.compare import paper, views
+from lessons.compare import languages, paper, views
 from lessons.compare.measures import SAME, charts, measure_lines
 from lessons.compare.models import (
     PAGE,
@@ -150,7 +150,7 @@ pretrained_note(models)
 views.side_by_side(models, labels, inspect.card_corpus(name, size, corpus_print))
 views.export_panel(models, prints, labels)
 st.divider()
-views.languages_view(models, prints, labels, names)
+languages.languages_view(models, prints, labels, names)
 st.divider()
 st.header("Measured on a corpus")
 measure = choice_box(
