@@ -46,6 +46,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "bytebpe/views.py": "bytebpe",
     "bytebpe/replay.py": "bytebpe",
     "wordpiece/page.py": "wordpiece",
+    "wordpiece/encode.py": "wordpiece",
     "unigram/page.py": "unigram",
     "unigram/controls.py": "unigram",
     "unigram/views.py": "unigram",
