@@ -19,7 +19,7 @@ from subtok_core.store import Store
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))  # lessons/, as the app imports it
-from lessons.sage import views  # noqa: E402
+from lessons.sage import closeup  # noqa: E402
 from lessons.ui.store import TraceStore, fingerprint, trace_store  # noqa: E402
 from lessons.ui.tables import style_status  # noqa: E402
 
@@ -187,7 +187,7 @@ def test_the_store_names_the_run_it_keeps_and_nothing_else():
 def test_the_sample_at_a_step_made_from_an_earlier_step_is_the_one_made_from_scratch():
     sentences = sage.sample_sentences("sample:crime")
     trace = sage.trace_sage(sentences, sage.SageSettings(vocab_size=150, k=10, M=20))
-    states = views._States()
+    states = closeup._States()
     last = len(trace.steps) + 1
     for step in (2, 1, 3, last, 2):  # from scratch, then from the nearest earlier one
         made = states.at(trace, sentences, step)

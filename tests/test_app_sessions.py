@@ -13,6 +13,7 @@ import pytest
 from apptools import APP, open_page
 from streamlit.testing.v1 import AppTest
 
+from lessons.sage.latest import LATEST
 from subtok_core import compare, corpus, sage
 from subtok_core import measure as metrics
 from subtok_core.unigram.seed import SEEDS
@@ -42,7 +43,7 @@ def latest(model: sage.SageModel) -> dict:
 def compare_with(model: sage.SageModel) -> AppTest:
     """A new session whose SaGe page trained `model`, on the Compare page with BPE and SaGe."""
     at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state["sage_latest"] = latest(model)
+    at.session_state[LATEST] = latest(model)
     for name, value in {"corpus": SAMPLE, "size": str(SIZE), "tok": "bpe,sage"}.items():
         at.query_params[name] = value
     at.run()
@@ -72,7 +73,7 @@ def test_two_sessions_each_measure_the_sage_vocabulary_they_trained(sage_models)
 def test_retraining_sage_changes_the_numbers_compare_shows(sage_models):
     big, small = sage_models
     at = compare_with(big)
-    at.session_state["sage_latest"] = latest(small)  # the SaGe page ran again, V = 120
+    at.session_state[LATEST] = latest(small)  # the SaGe page ran again, V = 120
     at.run()
     assert not at.exception
     assert sage_tokens(at) == true_tokens(small)

@@ -345,6 +345,24 @@ def test_check_trainer_says_what_the_vocab_gets_wrong(tmp_path, monkeypatch, cap
     assert "vocab: the special token <|endoftext|> has no id." in out
 
 
+def test_a_students_module_is_found_in_the_current_directory_and_the_path_is_left_as_it_was(
+    tmp_path, monkeypatch
+):
+    import sys
+
+    from subtok_core.check.trainer import load_function
+
+    (tmp_path / "path_probe_bpe.py").write_text("def train_bpe():\n    return 'mine'\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    before = list(sys.path)
+    assert load_function("path_probe_bpe:train_bpe")() == "mine"
+    assert sys.path == before  # no directory added for the rest of the process
+    with pytest.raises(ValueError, match="Cannot import 'no_such_module_here'"):
+        load_function("no_such_module_here:f")
+    assert sys.path == before
+
+
 def test_check_trainer_refuses_a_bad_name(capsys):
     assert main(["check", "trainer", "no_such_module_here:f", "--corpus", "exercise:runs"]) == 2
     assert "error: Cannot import 'no_such_module_here'" in capsys.readouterr().err

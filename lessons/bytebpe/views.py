@@ -9,12 +9,13 @@ import pandas as pd
 import streamlit as st
 
 from lessons.ui import cached
-from lessons.ui.chips import CHIP_CSS
-from lessons.ui.corpus import TEXT, UPLOAD, parsed_upload
+from lessons.ui.chips import show_chips
+from lessons.ui.corpus import TEXT, UPLOAD
 from lessons.ui.keys import widget_key
 from lessons.ui.merge_lesson import pair_counts_panel
 from lessons.ui.shipped import shipped_lines
 from lessons.ui.store import fingerprint, run_key
+from lessons.ui.upload import parsed_upload
 from subtok_core import bytebpe, corpus
 
 PAGE = "bytebpe"
@@ -57,10 +58,6 @@ def quoted(token: str | bytes, style: str) -> str:
 
 def pair_label(pair, style: str) -> str:
     return f"{quoted(pair[0], style)} + {quoted(pair[1], style)}"
-
-
-def show_chips(rows: str) -> None:
-    st.markdown(CHIP_CSS + CSS + f'<div class="chips bb">{rows}</div>', unsafe_allow_html=True)
 
 
 # --- the corpus: lines of running text (the pattern needs the spaces) -------------------
@@ -141,7 +138,9 @@ def presplit_panel(lines, pattern: str, style: str) -> None:
             f'title="part {c.part + 1}: {html.escape(parts[c.part][1])}">'
             f"{html.escape(shown(c.text.encode(), style))}<sub>{c.part + 1}</sub></span>"
             for c in found[:PRESPLIT_CHUNKS]
-        )
+        ),
+        css=CSS,
+        kind="bb",
     )
     counts = [sum(1 for c in found[:PRESPLIT_CHUNKS] if c.part == k) for k in range(len(parts))]
     table = pd.DataFrame(
@@ -181,7 +180,9 @@ def chunks_and_vocab(trace, i: int, new: set[str], style: str) -> None:
                 f'<small aria-hidden="true">× {n}</small>'
                 f'<span class="sr-only">, {n} times</span></div>'
                 for _chunk, n, symbols in rows
-            )
+            ),
+            css=CSS,
+            kind="bb",
         )
         total = len(trace.start.words)
         if total > len(rows):
@@ -190,13 +191,17 @@ def chunks_and_vocab(trace, i: int, new: set[str], style: str) -> None:
         learned = vocab[256:]
         st.subheader(f"Vocabulary: 256 bytes + {len(learned):,} learned = {len(vocab):,}")
         shown_learned = learned[-240:]
-        show_chips(symbol_chips(shown_learned, new, style) or "<small>nothing learned yet</small>")
+        show_chips(
+            symbol_chips(shown_learned, new, style) or "<small>nothing learned yet</small>",
+            css=CSS,
+            kind="bb",
+        )
         if len(learned) > len(shown_learned):
             st.caption(f"The newest {len(shown_learned)} learned symbols are shown.")
 
     cached.drawn(run_key(trace), ("bytebpe chunks", i, style, tuple(sorted(new))), draw)
     with st.expander("The 256 byte values every byte-level vocabulary starts with"):
-        show_chips(symbol_chips(bytebpe.BASE_SYMBOLS, (), style))
+        show_chips(symbol_chips(bytebpe.BASE_SYMBOLS, (), style), css=CSS, kind="bb")
         st.caption(
             "In id order (the order of their GPT-2 letters, as Hugging Face numbers them). "
             "In the hex display a byte that is no whole character is written <hex>."

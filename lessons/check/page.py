@@ -7,10 +7,11 @@ import streamlit as st
 
 from lessons.check import views
 from lessons.ui.address import choice_box
-from lessons.ui.corpus import DEFAULT_TEXT, TEXT, corpus_label, read_upload
+from lessons.ui.corpus import DEFAULT_TEXT, TEXT, corpus_label
 from lessons.ui.keys import widget_key
 from lessons.ui.merge_lesson import TIES_HELP
 from lessons.ui.present import page_head
+from lessons.ui.upload import read_upload
 from subtok_core import bpe, bytebpe, corpus
 from subtok_core.check import FORMATS
 from subtok_core.merging import TIE_RULES
@@ -35,7 +36,7 @@ page_head(
     "pre-split or marker. Uploaded files are read as data only; no code is run.",
 )
 
-exercise_names = [corpus.EXERCISE + n for n in corpus.exercise_names()]
+exercise_names = [corpus.exercises.EXERCISE + n for n in corpus.exercise_names()]
 samples = [i.name for i in corpus.list_corpora() if i.name.startswith("sample:")]
 options = [*exercise_names, *corpus.toy_names(), *samples, TEXT]
 

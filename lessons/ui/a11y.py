@@ -74,10 +74,10 @@ def hidden_heading(text: str) -> None:
 
 
 def plain(text: str) -> str:
-    """Text shown as it is in Streamlit's markdown (a token such as `*` or `_a_` stays).
+    r"""Text shown as it is in Streamlit's markdown (a token such as `*` or `_a_` stays).
 
-    >>> plain("(*, a_b) got 2.")
-    '\\(\\*, a\\_b\\) got 2\\.'
+    >>> print(plain("(*, a_b) got 2."))
+    \(\*, a\_b\) got 2\.
     """
     return re.sub(r"([\\`*_{}\[\]()#+\-.!|~$<>])", r"\\\1", text)
 
@@ -94,18 +94,3 @@ def altair_chart(chart) -> None:
     """st.altair_chart(chart, width="stretch") and the sentence under it (say_under)."""
     st.altair_chart(chart, width="stretch")
     say_under(chart)
-
-
-def chip_label(text: str, count: int | None = None, new: bool = False) -> str:
-    """What a screen reader says for a chip: its text, 'new symbol' when it is the newest,
-    and its count ('lower, 2 times') instead of the '× 2' drawn after it.
-
-    >>> chip_label("</w>", 10)
-    '&lt;/w&gt;, 10 times'
-    >>> chip_label("es", new=True)
-    'es, new symbol'
-    """
-    parts = [text] + (["new symbol"] if new else [])
-    if count is not None:
-        parts.append(f"{count:,} time" + ("" if count == 1 else "s"))
-    return html.escape(", ".join(parts))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import streamlit as st
 
 from lessons.ui.a11y import PLAY_KEY, hidden_heading, keys_help
 from lessons.ui.address import url_int
-from lessons.ui.corpus import TEXT, UPLOAD, corpus_editor, is_sample, punct_on, sample_print
+from lessons.ui.corpus import TEXT, UPLOAD, corpus_editor, is_sample, sample_print
 from lessons.ui.guard import guarded
 from lessons.ui.keys import current_page, widget_key
 from lessons.ui.store import fingerprint
@@ -130,6 +131,15 @@ def autoplay(key: str, last: int, playing: str, page: str) -> None:
     tick()
 
 
+class CorpusTrace(NamedTuple):
+    """What corpus_trace gives a lesson page."""
+
+    words: Any  # the corpus's word counts (subtok_core.corpus.WordCounts)
+    corpus_print: str  # its fingerprint, hashed once per run
+    trace: Any  # the run trained on it
+    split_punct: bool  # its words split with punctuation off (lessons.ui.corpus.Edited)
+
+
 def corpus_trace(
     name: str,
     prefix: str,
@@ -138,9 +148,9 @@ def corpus_trace(
     size: int = 0,
     row=None,
 ):
-    """The corpus panel and the trained trace: (wc, corpus_print, trace), where
-    corpus_print is the corpus's fingerprint, hashed once per run; `train(wc, corpus_print)`
-    gives the trace. An upload is timed beforehand for `algorithm` at `size` (see
+    """The corpus panel and the trained trace (a CorpusTrace: the word counts, their
+    fingerprint, the trace, how the words were split); `train(wc, corpus_print)` gives the
+    trace. An upload is timed beforehand for `algorithm` at `size` (see
     lessons.ui.estimate). The corpus panel goes into the settings popover of `row` (a
     lessons.ui.present.SettingsRow), except for a text to type or a file to upload.
 
@@ -151,22 +161,21 @@ def corpus_trace(
     if row is not None and name not in (TEXT, UPLOAD):
         row.box.markdown("**The corpus: see or edit its words**")
         with row.box:
-            wc = corpus_editor(name, prefix, algorithm, size)
+            edited = corpus_editor(name, prefix, algorithm, size)
     else:
         box = st.container(key=widget_key(prefix, "edit_corpus"))
         with box.expander("The corpus: see or edit its words", expanded=name in (TEXT, UPLOAD)):
-            wc = corpus_editor(name, prefix, algorithm, size)
-    if wc is None:
+            edited = corpus_editor(name, prefix, algorithm, size)
+    if edited is None:
         st.stop()
-    corpus_print = (
-        sample_print(name, punct_on(name, prefix)) if is_sample(name) else fingerprint(wc)
-    )
+    wc, split = edited.words, edited.split_punct
+    corpus_print = sample_print(name, split) if is_sample(name) else fingerprint(wc)
     try:
         trace = train(wc, corpus_print)
     except ValueError as err:
         st.error(str(err))
         st.stop()
-    return wc, corpus_print, trace
+    return CorpusTrace(wc, corpus_print, trace, split)
 
 
 RERUN_PAGE = "steps_rerun_page"  # session: a callback in the step view asks for the whole page

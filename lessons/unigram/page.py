@@ -119,7 +119,7 @@ page_head(
 chosen, variant, params, row = controls()
 if chosen.changed:  # a new corpus starts before its seed vocabulary
     start_over()
-wc, _, trace = corpus_trace(
+wc, _, trace, _ = corpus_trace(
     chosen.name,
     PAGE,
     lambda wc, corpus_print: trained_with_choices(wc, corpus_print, params),

@@ -10,6 +10,7 @@ import streamlit as st
 
 from lessons.ui.escape import as_text, inline_code
 from lessons.ui.inspector import visible
+from lessons.ui.keys import widget_key
 from subtok_core.bytebpe.symbols import show
 from subtok_core.vocab.card import Card
 from subtok_core.vocab.health import SENTENCES
@@ -25,6 +26,7 @@ ul.tree .part {background: #f4f6f8; border: 1px solid #9aa5b1; border-radius: .3
 ul.tree .rank {color: #4a5561; font-size: .9em; margin-left: .4em;}
 </style>
 """
+PAGE = "vocab"
 YES_NO = {True: "yes", False: "no"}
 NO_MERGES = ("wordpiece", "unigram")  # trained here without merges: no tree
 
@@ -79,7 +81,7 @@ def rank_word(card: Card, trained: bool) -> str:
 def show_card(card: Card, trained: bool) -> None:
     """Draw one card: the facts, the category's sentence, what its text alone gives, the
     merge tree and, for a tokenizer trained here, the words that use it."""
-    with st.container(border=True, key="vocab_card"):
+    with st.container(border=True, key=widget_key(PAGE, "card")):
         st.markdown(f"### {as_text(card.label)}, id {card.id}: {inline_code(visible(card.piece))}")
         left, right = st.columns([1, 1])
         left.table(facts_frame(card), hide_index=True)

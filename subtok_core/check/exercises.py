@@ -25,7 +25,7 @@ from ..merging import TIE_RULES
 from .reference import reference_merges
 from .setup import Setup
 
-PREFIX = corpus.EXERCISE
+PREFIX = corpus.exercises.EXERCISE
 KEY_LIMIT = 60  # merges in an answer key at most (the small texts run out before)
 
 
@@ -63,7 +63,7 @@ def names() -> list[str]:
 @functools.cache
 def load(name: str) -> Exercise:
     """The exercise `name` (with or without the ``exercise:`` prefix)."""
-    head, text = corpus.exercise(name)
+    head, text = corpus.exercises.exercise(name)
     settings = tuple(item.partition("=")[::2] for item in head["settings"].split())
     return Exercise(name.removeprefix(PREFIX), head["cause"], head["about"], settings, text)
 

@@ -36,12 +36,17 @@ def load_function(spec: str):
         raise ValueError(
             f"Give your function as MODULE:FUNCTION, like my_bpe:train_bpe, not {spec!r}."
         )
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
+    here = os.getcwd()
+    added = here not in sys.path
+    if added:  # for this import only: the rest of the process keeps its own path
+        sys.path.insert(0, here)
     try:
         module = importlib.import_module(module_name)
     except ImportError as err:
         raise ValueError(f"Cannot import {module_name!r}: {err}.") from None
+    finally:
+        if added and here in sys.path:
+            sys.path.remove(here)
     function = getattr(module, name, None)
     if not callable(function):
         raise ValueError(f"The module {module_name!r} has no function {name!r}.")
