@@ -12,7 +12,7 @@ from subtok_core.vocab.card import token_card, tree_of
 from subtok_core.vocab.health import CATEGORIES, SENTENCES, health
 from subtok_core.vocab.table import pretrained_table
 from subtok_core.vocab.trained import trained_table
-from subtok_core.vocab.trees import leaves
+from subtok_core.vocab.trees import walk
 
 
 def brute_force_tiktoken(encoding, ids, special_ids, offset=0) -> dict[int, str]:
@@ -137,7 +137,7 @@ def test_every_cl100k_tree_rebuilds_its_bytes_with_its_id_at_the_root():
             continue
         tree = tree_of(table, k)
         assert tree is not None, token_id
-        assert b"".join(leaves(tree)) == data and tree.rank == token_id, token_id
+        assert b"".join(n.part for _, n in walk(tree) if n.leaf) == data and tree.rank == token_id, token_id
 
 
 def test_unigram_card_has_score_and_words():
