@@ -112,25 +112,80 @@ class Tokenizer(Protocol):
 
 
 class Export(NamedTuple):
-    """Where ``subtok_core.hf_export`` finds an algorithm's exporter: functions of its
-    modules named "module.function" (names, not functions, so the registry does not load
-    the tokenizers library, and the exporters, which import the models, form no cycle).
+    """An algorithm's tokenizer.json exporter, the functions of ``subtok_core.hf_export``:
     ``check(model)`` raises ValueError with the reason to refuse; ``build(model)`` is the
     tokenizers Tokenizer; ``notes(model)`` the sentences on what may still differ.
+
+    An entry holds a function that returns one (``Algorithm.export``), written in the
+    algorithm's package as a direct import inside a function: go-to-definition follows it,
+    and neither the tokenizers library nor the exporter (which imports the models) is
+    loaded before a model is exported.
     """
 
-    check: str
-    build: str
-    notes: str | None = None
+    check: Callable[[Any], None]
+    build: Callable[[Any], Any]
+    notes: Callable[[Any], list[str]] | None = None
+
+
+def _utf8(piece: str) -> bytes:
+    return piece.encode("utf-8")
+
+
+class Vocabulary(NamedTuple):
+    """What the vocabulary table and card (``subtok_core.vocab``) read of a trained model:
+
+    - ``pieces(model)``: its tokens in id order;
+    - ``piece_alone(model)``: a function k -> the ids of token k cut on its own;
+    - ``unit``: what a token is made of, "character" or "byte";
+    - ``data(piece)``: a token's bytes (UTF-8, or byte-level BPE's GPT-2 letters undone);
+    - ``rank_of(model)``: (bytes, bytes) -> the number of the merge that joins them, for a
+      card's merge tree over bytes (None: no such tree);
+    - ``scores(model)``: each token's score in id order (Unigram's log probabilities);
+    - ``replay(model, piece)``: the symbols a token starts from and the merges to replay on
+      them, for a card's merge tree (BPE);
+    - ``merges``: False when it is trained without merges, so no tree can show a token.
+    """
+
+    pieces: Callable[[Any], tuple[str, ...]]
+    piece_alone: Callable[[Any], Callable[[int], tuple[int, ...]]]
+    unit: str = "character"
+    data: Callable[[str], bytes] = _utf8
+    rank_of: Callable[[Any], Callable[[bytes, bytes], int | None]] | None = None
+    scores: Callable[[Any], tuple[float, ...]] | None = None
+    replay: Callable[[Any, str], tuple[list[str], Any]] | None = None
+    merges: bool = True
+
+
+class Sampling(NamedTuple):
+    """How ``subtok encode`` cuts a text differently on each call (subword regularization,
+    ``subtok_core.regularize_cli``); None where the algorithm has no such way:
+
+    - ``dropout(model, text, p, samples, seed)``: BPE-dropout samples, each a list of pieces;
+    - ``nbest(model, word, n)``: a word's n most probable segmentations (``.pieces``,
+      ``.logp``, ``.probability``);
+    - ``alpha(model, text, alpha, samples, seed)``: samples drawn with P(x)^alpha.
+    """
+
+    dropout: Callable[[Any, str, float, int, int], list] | None = None
+    nbest: Callable[[Any, str, int], list] | None = None
+    alpha: Callable[[Any, str, float, int, int], list] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Algorithm:
-    """One tokenizer family, as the CLI, export, Compare and the measures see it.
+    """One tokenizer family, as the CLI, export, Compare, the vocabulary card and the
+    measures see it.
 
     Every algorithm package builds one of these in its ``__init__`` and ``registry``
-    collects them; nothing else dispatches on an algorithm's name. A model names the
-    algorithm that made it (``model.algorithm``), and so does a trace.
+    collects them. A model names the algorithm that made it (``model.algorithm``), and so
+    does a trace; a caller asks the registry for the entry of that name and then asks the
+    entry, never the name: no module outside ``registry.py`` and the algorithm's own
+    packages compares with an algorithm's name or keys a table by it
+    (tests/test_registry_dispatch.py scans for it).
+
+    Every field is a value or a function, none a name to look up: go-to-definition follows
+    each to its code. What must not load early (the tokenizers library behind ``export``)
+    is a function of the algorithm's package that imports it when called.
 
     The verbs, by what they take:
 
@@ -148,7 +203,7 @@ class Algorithm:
     - ``word_lines(encoded, model)``: lines saying how each word's pieces were found.
     - ``for_compare(source, vocab_size, progress)``: the trace Compare shows, every
       algorithm trained the same way on the same word counts to the same size (None for
-      SaGe, which Compare takes from the SaGe page's run).
+      SaGe, which Compare takes from the SaGe page's run, and byte-level BPE).
     - ``demo``: a toy corpus and parameters that make a short run (the registry tests).
     - ``cli``: the module behind ``subtok train NAME``: ``HELP``, ``FULL_HELP`` (what
       ``--json --full`` adds), ``add(parser)`` (its options), ``source(args)`` (what it
@@ -158,14 +213,23 @@ class Algorithm:
 
     - ``compare_options``: the ``subtok train`` options that train it as ``for_compare``
       does (None: Compare does not train it);
-    - ``export``: how ``subtok_core.hf_export`` writes it as a tokenizer.json (None: not
-      yet);
+    - ``compare_from_page``: True when Compare shows the vocabulary its lesson page last
+      trained in the session rather than one of its own (SaGe);
+    - ``compare_note``: what Compare says of how it trains it, as the sentence before and
+      after the command that trains the same on the command line (BPE's marker);
+    - ``compare_long_why``: why it may need far more tokens than the others on a text,
+      which Compare says when it does (WordPiece);
+    - ``paper_002``: the method of the 002 paper (Bostrom & Durrett) it stands beside on
+      Compare, as the paper names it ("BPE", "unigram LM"; None: none);
+    - ``export()``: its tokenizer.json exporter (``Export``), imported on the call (None:
+      not yet);
     - ``poll``: the question a class poll asks about a step, "merge" or "prune"
       (``rooms.QUESTIONS``; None: no poll on it);
     - ``corpus_at(trace, i, limit)``: the corpus's first words segmented after step i,
       what a poll shows on phones (None: the poll shows the vocabulary);
-    - ``piece_alone(model)``: a function k -> the ids of token k cut on its own, what
-      vocabulary health reads (taken from the encode module; None: no health table).
+    - ``vocabulary``: what the vocabulary table and card read of a model (``Vocabulary``;
+      None: no health table);
+    - ``sampling``: its ways of cutting a text differently on each call (``Sampling``).
     """
 
     name: str
@@ -187,25 +251,29 @@ class Algorithm:
     demo: tuple[str, tuple[tuple[str, Any], ...]]
     cli: ModuleType
     compare_options: str | None = None
-    export: Export | None = None
+    compare_from_page: bool = False
+    compare_note: tuple[str, str] | None = None
+    compare_long_why: str | None = None
+    paper_002: str | None = None
+    export: Callable[[], Export] | None = None
     poll: str | None = None
     corpus_at: Callable[..., Any] | None = None
-    piece_alone: Callable[[Any], Callable[[int], tuple[int, ...]]] | None = None
+    vocabulary: Vocabulary | None = None
+    sampling: Sampling = Sampling()
 
 
 def algorithm(
     name: str, label: str, *, train: dict[str, Callable], modules: tuple[ModuleType, ...], **rest
 ) -> Algorithm:
     """An Algorithm from its package: `train` gives load, steps, trace and model_at;
-    `modules` are its encode, io and cli modules, read by their usual names (segment,
-    word_segmenter, word_lines, piece_alone if it has one; model_to_dict, model_from_dict,
-    step_to_dict, start_to_dict, steps_csv); `rest` is explain, for_compare, demo and the optional
-    compare_options, export, poll and corpus_at."""
+    `modules` are its encode, io and cli modules, whose functions of the same role every
+    package names alike (segment, word_segmenter, word_lines; model_to_dict,
+    model_from_dict, step_to_dict, start_to_dict, steps_csv); `rest` is explain,
+    for_compare, demo and the optional fields above."""
     encode, io, cli = modules
     return Algorithm(
         name=name, label=label, **train, segment=encode.segment,
         word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
-        piece_alone=getattr(encode, "piece_alone", None),
         to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
         start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli, **rest,
     )  # fmt: skip

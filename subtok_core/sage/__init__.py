@@ -69,12 +69,20 @@ def _model_at(trace, i=None):
     return model_from_trace(trace, i)
 
 
+def _export() -> Export:
+    """SaGe's tokenizer.json exporter (greedy longest prefix, as WordPiece's with no
+    prefix), imported here on the first export (it loads the tokenizers library)."""
+    from ..hf_export.greedy import build_sage, check_sage, notes
+
+    return Export(check=check_sage, build=build_sage, notes=notes)
+
+
 TINY = (("vocab_size", 40), ("initial_size", 44), ("k", 2), ("M", 4), ("m", 1), ("dim", 4))
 ALGORITHM = algorithm(
     "sage", "SaGe", modules=(encode, io, cli), explain=explain_step, for_compare=None,
     train={"load": sample_sentences, "steps": _steps, "trace": _trace, "model_at": _model_at},
     demo=("toy:fox", TINY),  # a run of two prune steps on the 004 blog's sentence
-    export=Export("greedy.check_sage", "greedy.build_sage", "greedy.notes"),
+    export=_export, compare_from_page=True,  # Compare shows the SaGe page's last run
 )  # fmt: skip
 
 __all__ = [

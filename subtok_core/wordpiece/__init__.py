@@ -17,7 +17,7 @@
 
 from ..bpe.train import SNAPSHOT_MAX_WORDS, TOP_PAIRS
 from ..corpus import load
-from ..records import UNK, Export, algorithm
+from ..records import UNK, Export, Vocabulary, algorithm
 from . import cli, encode, io
 from .encode import encode_word, segment, word_lines, word_segmenter
 from .explain import (
@@ -65,12 +65,30 @@ def _model_at(trace, i=None):
     return model_from_trace(trace, i)
 
 
+def _export() -> Export:
+    """WordPiece's tokenizer.json exporter, imported here on the first export (it loads
+    the tokenizers library)."""
+    from ..hf_export.greedy import build_wordpiece, check_wordpiece, notes
+
+    return Export(check=check_wordpiece, build=build_wordpiece, notes=notes)
+
+
+VOCABULARY = Vocabulary(
+    pieces=lambda model: tuple(model.vocab), piece_alone=encode.piece_alone, merges=False
+)
+LONG_WHY = (  # why WordPiece may need far more tokens than the others (Compare says it)
+    "Its score count(ab) / (count(a) × count(b)) favours pairs of rare symbols, so its "
+    "early merges build rare strings and frequent words stay in pieces until the "
+    "vocabulary is much larger."
+)
+
+
 ALGORITHM = algorithm(
     "wordpiece", "WordPiece", modules=(encode, io, cli), explain=explain,
     train={"load": load, "steps": iter_wordpiece, "trace": _trace, "model_at": _model_at},
     for_compare=_for_compare, demo=("toy:sunflower", (("merges", 3),)), compare_options="",
-    export=Export("greedy.check_wordpiece", "greedy.build_wordpiece", "greedy.notes"),
-    poll="merge", corpus_at=corpus_at,
+    compare_long_why=LONG_WHY, export=_export, poll="merge", corpus_at=corpus_at,
+    vocabulary=VOCABULARY,
 )  # fmt: skip
 
 __all__ = [
