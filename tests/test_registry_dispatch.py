@@ -19,8 +19,9 @@ Not flagged, by rule rather than by a list of lines:
   ``Page(..., "bpe")`` URL path, a cache key's parts): asking by name is what the registry
   is for, and a page's URL path that happens to equal an algorithm's name is an address;
 - a comparison whose other side is a page or a marker style, by its identifier (one that
-  contains ``page`` or ``style``): URL paths and ``markers.STYLES`` ("wordpiece", the ##
-  style) are other namespaces that share the spelling;
+  contains ``page`` or ``style``), and a dict bound to such a name (``STYLE_TEXT``): URL
+  paths and ``markers.STYLES`` ("wordpiece", the ## style) are other namespaces that
+  share the spelling;
 - strings in docstrings and comments (they are not in any of the positions above).
 """
 
@@ -85,6 +86,8 @@ def _literal_names(node: ast.AST, constants: dict[str, set[str]]) -> set[str]:
         return {n for arg in node.args for n in _literal_names(arg, constants)}
     if isinstance(node, ast.Name):
         return constants.get(node.id, set())
+    if isinstance(node, ast.IfExp):
+        return _literal_names(node.body, constants) | _literal_names(node.orelse, constants)
     return set()
 
 
@@ -101,6 +104,11 @@ def dispatches(source: str) -> list[tuple[int, str]]:
     """(line, what) of every place `source` selects behaviour by an algorithm's name."""
     tree = ast.parse(source)
     constants = _constants(tree)
+    other = {  # dict literals bound to a page's or a marker style's name (STYLE_TEXT)
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and all(_other_namespace(t) for t in node.targets)
+    }
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
@@ -110,7 +118,7 @@ def dispatches(source: str) -> list[tuple[int, str]]:
             names = set().union(*(_literal_names(o, constants) for o in operands))
             if names:
                 found.append((node.lineno, f"compares with {sorted(names)}"))
-        elif isinstance(node, ast.Dict):
+        elif isinstance(node, ast.Dict) and id(node) not in other:
             names = {n for k in node.keys if k is not None for n in _literal_names(k, {})}
             if names:
                 found.append((node.lineno, f"a table keyed by {sorted(names)}"))
@@ -143,8 +151,10 @@ def test_the_scan_sees_each_kind_of_dispatch():
         'TABLE = {"sage": 1}\n'
         'y = encoded["wordpiece"]\n'
         'match algo:\n    case "bytebpe": pass\n'
+        'needed = ("bpe",) if dropout else ("unigram",)\n'
+        "ok = algo.name in needed\n"
     )
-    assert [line for line, _ in dispatches(source)] == [2, 3, 4, 5, 6, 8]
+    assert [line for line, _ in dispatches(source)] == [2, 3, 4, 5, 6, 8, 10]
 
 
 def test_the_scan_leaves_other_namespaces_and_asking_by_name():
@@ -156,6 +166,7 @@ def test_the_scan_leaves_other_namespaces_and_asking_by_name():
         'key = fingerprint("bpe", corpus)\n'
         '"""a docstring saying algo == "bpe" """\n'
         'if name == "cl100k_base": pass\n'
+        'STYLE_TEXT = {"sow": "▁", "wordpiece": "##"}\n'
     )
     assert dispatches(source) == []
 
