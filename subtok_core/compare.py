@@ -24,9 +24,10 @@ from collections.abc import Mapping
 
 from . import registry
 from .corpus import WordCounts
+from .entry import Algorithm
 from .measure.tokenized import BYTES_SHOWN, Tokenized, tokenize_with
 from .pretrained import LABELS as PRETRAINED_LABELS
-from .records import Algorithm, Encoded, Progress
+from .records import Encoded, Progress
 from .tokenizer import tokenizer, unknown_id  # noqa: F401  (compare.unknown_id)
 
 KINDS = tuple(name for name, algo in registry.ALGORITHMS.items() if algo.for_compare)

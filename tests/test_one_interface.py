@@ -5,7 +5,7 @@
   records.Tokenizer;
 - no module keeps a table keyed by algorithm names (a dict literal with two or more of
   them as keys) beside the registry: what a part of the lab needs of an algorithm is a
-  field of its registry entry (records.Algorithm)."""
+  field of its registry entry (entry.Algorithm)."""
 
 from __future__ import annotations
 

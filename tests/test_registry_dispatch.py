@@ -1,7 +1,7 @@
 """No dispatch on an algorithm's name outside the registry (issue 38), read with ast.
 
 What a part of the lab needs of an algorithm is a field or verb of its registry entry
-(``records.Algorithm``): a caller asks the entry, it does not test the name. The scan reads
+(``entry.Algorithm``): a caller asks the entry, it does not test the name. The scan reads
 every module of ``subtok_core/`` and ``lessons/`` and flags a string literal spelled as a
 registered algorithm name (``registry.NAMES``) where it selects behaviour:
 

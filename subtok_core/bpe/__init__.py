@@ -16,9 +16,10 @@
 """
 
 from ..corpus import load
+from ..entry import Export, Sampling, Vocabulary, algorithm
 from ..markers import piece_symbols
 from ..merging import TIE_RULES
-from ..records import EOW, SOW, UNK, Export, Sampling, Vocabulary, algorithm
+from ..records import EOW, SOW, UNK
 from . import cli, dropout, encode, io
 from .encode import encode_word, segment, word_segmenter
 from .explain import explain, explain_bpe_start, explain_bpe_step, judge_guess

@@ -23,7 +23,7 @@ widest 3), then (es,t) 9, then (l,o) 7 (low 5 and lower 2):
 (15339, 1917)
 """
 
-from ..records import Sampling, Vocabulary, algorithm
+from ..entry import Sampling, Vocabulary, algorithm
 from . import cli, encode, io
 from .dropout import dropout_samples
 from .encode import encode_text, replay_lines, replay_text, segment, word_segmenter

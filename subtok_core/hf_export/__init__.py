@@ -28,8 +28,9 @@ from pathlib import Path
 from tokenizers import Tokenizer
 
 from .. import registry
+from ..entry import Export
 from ..pretrained.crash import library_call
-from ..records import EOW, UNK, Export
+from ..records import EOW, UNK
 from .bpe import EOW_STAND_IN
 
 

@@ -18,7 +18,7 @@
 (14, ['▁t', 'h', 'at'])
 """
 
-from ..records import Export, algorithm
+from ..entry import Export, algorithm
 from . import cli, encode, io
 from .corpus import SentenceCorpus, sample_sentences
 from .encode import segment, word_lines, word_segmenter

@@ -16,7 +16,7 @@
 """
 
 from ..corpus import load
-from ..records import Export, Sampling, Vocabulary, algorithm
+from ..entry import Export, Sampling, Vocabulary, algorithm
 from . import cli, encode, io, nbest
 from .encode import UNK_PENALTY, encode_word, segment, word_lines, word_segmenter
 from .explain import explain

@@ -25,7 +25,7 @@ from collections import Counter
 
 from .. import registry
 from ..corpus import WordCounts
-from ..records import Vocabulary
+from ..entry import Vocabulary
 from .table import Table
 
 

@@ -17,7 +17,8 @@
 
 from ..bpe.train import SNAPSHOT_MAX_WORDS, TOP_PAIRS
 from ..corpus import load
-from ..records import UNK, Export, Vocabulary, algorithm
+from ..entry import Export, Vocabulary, algorithm
+from ..records import UNK
 from . import cli, encode, io
 from .encode import encode_word, segment, word_lines, word_segmenter
 from .explain import (
