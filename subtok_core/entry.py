@@ -1,8 +1,10 @@
 """An algorithm's registry entry: ``Algorithm`` and its typed parts (``Export``,
-``Vocabulary``, ``Sampling``), and ``algorithm()``, which builds one from a package.
+``Vocabulary``, ``Sampling``).
 
-Every algorithm package (``subtok_core.bpe`` ...) builds its entry in its ``__init__``;
-``subtok_core.registry`` collects them by name.
+Every algorithm package (``subtok_core.bpe`` ...) builds its entry in its ``__init__``,
+each field named and given its function there (``segment=encode.segment``), so a reader
+and go-to-definition see what every verb is; ``subtok_core.registry`` collects them by
+name.
 
 >>> from subtok_core.registry import get
 >>> bpe = get("bpe")
@@ -171,20 +173,3 @@ class Algorithm:
     corpus_at: Callable[..., Any] | None = None
     vocabulary: Vocabulary | None = None
     sampling: Sampling = Sampling()
-
-
-def algorithm(
-    name: str, label: str, *, train: dict[str, Callable], modules: tuple[ModuleType, ...], **rest
-) -> Algorithm:
-    """An Algorithm from its package: `train` gives load, steps, trace and model_at;
-    `modules` are its encode, io and cli modules, whose functions of the same role every
-    package names alike (segment, word_segmenter, word_lines; model_to_dict,
-    model_from_dict, step_to_dict, start_to_dict, steps_csv); `rest` is explain,
-    for_compare, demo and the optional fields above."""
-    encode, io, cli = modules
-    return Algorithm(
-        name=name, label=label, **train, segment=encode.segment,
-        word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
-        to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
-        start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli, **rest,
-    )  # fmt: skip

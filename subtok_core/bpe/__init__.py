@@ -16,7 +16,7 @@
 """
 
 from ..corpus import load
-from ..entry import Export, Sampling, Vocabulary, algorithm
+from ..entry import Algorithm, Export, Sampling, Vocabulary
 from ..markers import piece_symbols
 from ..merging import TIE_RULES
 from ..records import EOW, SOW, UNK
@@ -70,9 +70,13 @@ COMPARE_NOTE = (
 )
 
 
-ALGORITHM = algorithm(
-    "bpe", "BPE", train={"load": load, "steps": iter_bpe, "trace": _trace, "model_at": _model_at},
-    modules=(encode, io, cli), explain=explain, for_compare=_for_compare,
+ALGORITHM = Algorithm(
+    name="bpe", label="BPE",
+    load=load, steps=iter_bpe, trace=_trace, model_at=_model_at,
+    segment=encode.segment, word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
+    to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
+    start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli,
+    explain=explain, for_compare=_for_compare,
     demo=("toy:low-lower", (("merges", 4), ("marker", "eow"))), compare_options="--marker sow",
     compare_note=COMPARE_NOTE, paper_002="BPE", export=_export, poll="merge",
     corpus_at=corpus_at, vocabulary=VOCABULARY, sampling=Sampling(dropout=dropout.samples),

@@ -16,7 +16,7 @@
 """
 
 from ..corpus import load
-from ..entry import Export, Sampling, Vocabulary, algorithm
+from ..entry import Algorithm, Export, Sampling, Vocabulary
 from . import cli, encode, io, nbest
 from .encode import UNK_PENALTY, encode_word, segment, word_lines, word_segmenter
 from .explain import explain
@@ -59,9 +59,13 @@ VOCABULARY = Vocabulary(
 )  # fmt: skip
 
 
-ALGORITHM = algorithm(
-    "unigram", "Unigram", modules=(encode, io, cli), explain=explain, for_compare=_for_compare,
-    train={"load": load, "steps": iter_unigram, "trace": _trace, "model_at": _model_at},
+ALGORITHM = Algorithm(
+    name="unigram", label="Unigram",
+    load=load, steps=iter_unigram, trace=_trace, model_at=_model_at,
+    segment=encode.segment, word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
+    to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
+    start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli,
+    explain=explain, for_compare=_for_compare,
     demo=("toy:run-bug", (("seed", "strict"), ("vocab_size", 12), ("log_base", "10"))),
     compare_options="--variant em", paper_002="unigram LM", poll="prune", export=_export,
     vocabulary=VOCABULARY, sampling=Sampling(nbest=nbest.nbest, alpha=nbest.samples),

@@ -17,7 +17,7 @@
 
 from ..bpe.train import SNAPSHOT_MAX_WORDS, TOP_PAIRS
 from ..corpus import load
-from ..entry import Export, Vocabulary, algorithm
+from ..entry import Algorithm, Export, Vocabulary
 from ..records import UNK
 from . import cli, encode, io
 from .encode import encode_word, segment, word_lines, word_segmenter
@@ -84,10 +84,14 @@ LONG_WHY = (  # why WordPiece may need far more tokens than the others (Compare 
 )
 
 
-ALGORITHM = algorithm(
-    "wordpiece", "WordPiece", modules=(encode, io, cli), explain=explain,
-    train={"load": load, "steps": iter_wordpiece, "trace": _trace, "model_at": _model_at},
-    for_compare=_for_compare, demo=("toy:sunflower", (("merges", 3),)), compare_options="",
+ALGORITHM = Algorithm(
+    name="wordpiece", label="WordPiece",
+    load=load, steps=iter_wordpiece, trace=_trace, model_at=_model_at,
+    segment=encode.segment, word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
+    to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
+    start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli,
+    explain=explain, for_compare=_for_compare,
+    demo=("toy:sunflower", (("merges", 3),)), compare_options="",
     compare_long_why=LONG_WHY, export=_export, poll="merge", corpus_at=corpus_at,
     vocabulary=VOCABULARY,
 )  # fmt: skip
