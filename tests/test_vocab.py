@@ -137,7 +137,9 @@ def test_every_cl100k_tree_rebuilds_its_bytes_with_its_id_at_the_root():
             continue
         tree = tree_of(table, k)
         assert tree is not None, token_id
-        assert b"".join(n.part for _, n in walk(tree) if n.leaf) == data and tree.rank == token_id, token_id
+        assert (
+            b"".join(n.part for _, n in walk(tree) if n.leaf) == data and tree.rank == token_id
+        ), token_id
 
 
 def test_unigram_card_has_score_and_words():

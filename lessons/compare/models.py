@@ -129,7 +129,7 @@ def trained(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, 
     """
     found, wanted = {}, {}
     for kind in kinds:
-        if kind == "sage":
+        if kind in compare.FROM_PAGE:  # SaGe: what its page last trained
             model = latest()["model"]
             found[kind] = model, fingerprint(model)
         elif kind in compare.PRETRAINED:

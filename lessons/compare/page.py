@@ -59,16 +59,19 @@ def controls():
 
 
 def marker_note(name: str, size: int, kinds, split_punct: bool) -> None:
-    """Which marker this page's BPE uses, and the command that trains the same BPE: the
-    command line's BPE marks no word boundary unless asked, so the same corpus and size
-    would cut differently there."""
-    if "bpe" not in kinds:
-        return
-    said = "BPE here marks the start of each word with ▁ (as SentencePiece and Unigram do)"
-    if is_sample(name) or corpus.is_toy(name):
-        command = compare.cli_command("bpe", name, size, split_punct)
-        said += f"; the same BPE on the command line: `{command}`"
-    st.caption(said + ". `subtok train bpe` marks no word boundary unless asked (`--marker`).")
+    """How this page trains a tokenizer unlike the command line's default, and the command
+    that trains the same, for each chosen one whose registry entry says so
+    (``compare_note``: BPE's marker; `subtok train bpe` marks no word boundary unless
+    asked, so the same corpus and size would cut differently there)."""
+    for kind in kinds:
+        algo = compare.entry(kind)
+        if algo is None or algo.compare_note is None:
+            continue
+        said, after = algo.compare_note
+        if is_sample(name) or corpus.is_toy(name):
+            command = compare.cli_command(kind, name, size, split_punct)
+            said += f"; the same {algo.label} on the command line: `{command}`"
+        st.caption(said + after)
 
 
 def pretrained_note(models: dict) -> None:
@@ -124,7 +127,7 @@ with st.expander("The training corpus", expanded=name == UPLOAD):
 if edited is None:
     st.stop()
 wc, split_punct = edited.words, edited.split_punct
-if "sage" in kinds:
+if any(kind in compare.FROM_PAGE for kind in kinds):  # SaGe, from its page
     latest = sage_latest()
     st.info(
         f"SaGe is the vocabulary last trained on the SaGe page ({latest['sample']}, "

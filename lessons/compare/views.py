@@ -38,11 +38,6 @@ SAID = {  # the outline's meaning, for a screen reader (lessons/ui/a11y.py: .sr-
     "tok odd": '<span class="sr-only"> (a cut not every tokenizer makes)</span>',
     "tok part": '<span class="sr-only"> (part of a character)</span>',
 }
-WORDPIECE_WHY = (  # why WordPiece may need far more tokens than the others (said where seen)
-    "Its score count(ab) / (count(a) × count(b)) favours pairs of rare symbols, so its "
-    "early merges build rare strings and frequent words stay in pieces until the "
-    "vocabulary is much larger."
-)
 PART_NOTE = (
     "A double red outline marks a token that holds only part of a character, drawn as its bytes in "
     "hex (`<F0 9F>`): {who} cut{s} the UTF-8 bytes of a character (an emoji is 4 bytes, a "
@@ -112,22 +107,27 @@ def unknown_note(text: str, encoded: dict, labels: dict) -> str:
     )
 
 
-def wordpiece_note(encoded: dict, labels: dict) -> str:
-    """Why WordPiece needs far more tokens than the best other tokenizer for this text
-    (more than 1.5 times as many), with both counts; '' otherwise."""
-    if "wordpiece" not in encoded or len(encoded) < 2:
+def many_tokens_note(encoded: dict, labels: dict) -> str:
+    """Why a tokenizer needs far more tokens than the best other one for this text (more
+    than 1.5 times as many), with both counts, when its registry entry says why it may
+    (``compare_long_why``: WordPiece); '' otherwise."""
+    if len(encoded) < 2:
         return ""
-    mine = len(encoded["wordpiece"].spans)
-    others = {k: len(e.spans) for k, e in encoded.items() if k != "wordpiece" and e.spans}
-    if not others:
-        return ""
-    best = min(others, key=others.get)
-    if mine <= 1.5 * others[best]:
-        return ""
-    return (
-        f"{labels['wordpiece']} needs {mine} tokens for this text, {labels[best]} "
-        f"{others[best]}. {WORDPIECE_WHY}"
-    )
+    for kind, coded in encoded.items():
+        algo = compare.entry(kind)
+        if algo is None or algo.compare_long_why is None:
+            continue
+        mine = len(coded.spans)
+        others = {k: len(e.spans) for k, e in encoded.items() if k != kind and e.spans}
+        if not others:
+            continue
+        best = min(others, key=others.get)
+        if mine > 1.5 * others[best]:
+            return (
+                f"{labels[kind]} needs {mine} tokens for this text, {labels[best]} "
+                f"{others[best]}. {algo.compare_long_why}"
+            )
+    return ""
 
 
 def _use_example() -> None:
@@ -180,7 +180,7 @@ def side_by_side(models: dict, labels: dict, cards: tuple[dict | None, str]) -> 
             ),  # fmt: skip
             unsafe_allow_html=True,
         )
-    why = wordpiece_note(encoded, labels)
+    why = many_tokens_note(encoded, labels)
     if why:
         st.info(why)
     unknown = unknown_note(text, encoded, labels)
@@ -194,7 +194,7 @@ def side_by_side(models: dict, labels: dict, cards: tuple[dict | None, str]) -> 
         "Tekken keep the space inside the token (' world')."
     )
     st.caption(inspect.HOVER_NOTE + (" " + inspect.WHITESPACE_NOTE if whitespace else ""))
-    if cards[0] is None and any(kind in inspect.CARD_TRAINED for kind in models):
+    if cards[0] is None and any(inspect.card_trained(kind) for kind in models):
         st.caption(inspect.no_card_note(cards[1]))
     if split:
         who = " and ".join(split)

@@ -14,6 +14,7 @@ from lessons.ui.keys import widget_key
 from subtok_core.bytebpe.symbols import show
 from subtok_core.vocab.card import Card
 from subtok_core.vocab.health import SENTENCES
+from subtok_core.vocab.trained import keeps_no_merges
 from subtok_core.vocab.trees import Node
 
 TREE_CSS = """
@@ -28,7 +29,6 @@ ul.tree .rank {color: #4a5561; font-size: .9em; margin-left: .4em;}
 """
 PAGE = "vocab"
 YES_NO = {True: "yes", False: "no"}
-NO_MERGES = ("wordpiece", "unigram")  # trained here without merges: no tree
 
 
 def part_text(part, unit: str) -> str:
@@ -101,7 +101,7 @@ def built(card: Card, trained: bool) -> None:
         st.markdown(f"**How it is built**: its merges, the {word} of each beside it; a lower "
                     f"{word} merges first.")  # fmt: skip
         st.markdown(tree_html(card.tree, card.unit, word), unsafe_allow_html=True)
-    elif card.tokenizer in NO_MERGES:
+    elif keeps_no_merges(card.tokenizer):  # WordPiece, Unigram: trained without merges
         st.caption(f"{card.label} keeps no merges, so no tree shows how this token is built.")
     elif card.data is not None and len(card.data) > 1:
         st.caption("Replaying the merges on its parts never joins them all: no tree ends in it.")

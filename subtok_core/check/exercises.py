@@ -42,7 +42,7 @@ class Exercise:
 
     @property
     def bytelevel(self) -> bool:
-        return "bytebpe" in dict(self.settings)
+        return self.setting("bytebpe") is not None  # the exercise's own setting
 
     def setup(self, ties: str = "first") -> Setup:
         """The reference settings the exercise is meant for."""
