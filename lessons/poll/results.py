@@ -58,23 +58,29 @@ def live_results(page_name: str, code: str) -> None:
     st.markdown(
         f"**Round on step {current.step}** ({current.state}): **{total}** {students} answered."
     )
+    # the tally (left) and the button or the reveal (right); stacked on a phone
+    tally, side = st.columns([3, 2], gap="large")
     if total:
-        altair_chart(answers_chart(frame))
-    if current.state == "open":
-        st.button(
-            "Reveal",
-            key=widget_key(page_name, "poll_reveal"),
-            on_click=polls.reveal,
-            args=(current.id,),
-            disabled=total == 0,
-        )
-    elif current.state == "revealed":
-        show_reveal(current, frame)
+        with tally:
+            altair_chart(answers_chart(frame))
+    with side:
+        if current.state == "open":
+            st.button(
+                "Reveal",
+                key=widget_key(page_name, "poll_reveal"),
+                on_click=polls.reveal,
+                args=(current.id,),
+                disabled=total == 0,
+                type="primary",
+            )
+        elif current.state == "revealed":
+            show_reveal(current, frame)
     if OTHER in set(frame["answer"]):
         st.toggle("show what was typed", key=widget_key(page_name, "poll_typed"))
         if show_typed:
             typed = answers_frame(polls.tally(current.id), current, show_typed=True)
-            st.dataframe(typed[["answer", "count"]], hide_index=True)  # plain text
+            # a table that wraps a long answer (a data grid would cut it): plain text
+            st.table(typed[["answer", "count"]].set_index("answer"))
 
 
 def show_reveal(current, frame: pd.DataFrame) -> None:
@@ -83,10 +89,10 @@ def show_reveal(current, frame: pd.DataFrame) -> None:
     total = int(frame["count"].sum())
     right = int(frame.loc[frame["verdict"] == "right", "count"].sum())
     tied = int(frame.loc[frame["verdict"] == "tied", "count"].sum())
-    left, right_col = st.columns(2)
-    left.metric("The algorithm's choice", ", ".join(current.answer))
+    # one under the other: a long answer or "30 of 30 (100%)" wraps, never cut (POLL_CSS)
+    st.metric("The algorithm's choice", ", ".join(current.answer))
     share = f"{right} of {total}" + (f" ({right / total:.0%})" if total else "")
-    right_col.metric("Predicted it", share)
+    st.metric("Predicted it", share)
     st.info(question.explanation)
     if current.ties:
         st.caption(

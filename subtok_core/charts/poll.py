@@ -5,12 +5,13 @@ the reveal. No Streamlit here; lessons/poll/panel.py draws it.
 >>> df = pd.DataFrame({"answer": ["(e, s)", "<b>x</b>"], "count": [2, 1], "verdict": ["", ""]})
 >>> spec = answers_chart(df).to_dict()
 >>> spec["mark"]["type"], spec["encoding"]["y"]["field"], spec["encoding"]["x"]["field"]
-('bar', 'answer', 'count')
+('bar', 'label', 'count')
 """
 
 from __future__ import annotations
 
 import json
+import textwrap
 
 import pandas as pd
 
@@ -27,6 +28,18 @@ VERDICT_COLORS = {  # before the reveal every bar is the same colour
     "wrong": palette.GREY,
 }
 VERDICT_TITLE = {"": "answer", "right": "the algorithm's choice", "tied": "tied", "wrong": "other"}
+LINE = 22  # characters of an answer's label on one line: an 80-character answer takes 4
+LINE_PX = 21  # px a label's line takes (its font is FONT_SIZE + 3)
+
+
+def wrapped(answer: str, width: int = LINE) -> str:
+    r"""An answer cut into lines of at most `width` characters (at spaces where it can),
+    joined by newlines: the axis draws them one under the other, never cut with "…".
+
+    >>> wrapped("a rather long answer typed by a student", 16)
+    'a rather long\nanswer typed by\na student'
+    """
+    return "\n".join(textwrap.wrap(answer, width, break_on_hyphens=False)) or answer
 
 
 def is_(verdict: str, width: int) -> dict:
@@ -44,18 +57,27 @@ def answers_chart(df: pd.DataFrame, top: int = 12) -> alt.Chart:
     shown = df.sort_values(["count", "answer"], ascending=[False, True]).head(top).copy()
     revealed = bool((shown["verdict"] != "").any())
     shown["verdict"] = shown["verdict"].map(VERDICT_TITLE)
+    # the label drawn for each bar: the answer in lines (two answers never share one)
+    labels = [wrapped(answer) for answer in shown["answer"]]
+    shown["label"] = labels if len(set(labels)) == len(labels) else shown["answer"]
+    lines = max((label.count("\n") + 1 for label in shown["label"]), default=1)
     kept = [v for v in VERDICT_TITLE if bool(v) == revealed]  # "answer" before, verdicts after
     colors = [VERDICT_COLORS[v] for v in kept]
-    legend = (
-        alt.Legend(title=None, orient="bottom", labelLimit=300, columns=2) if revealed else None
-    )
+    # the legend under the bars, one entry a line: it never needs more width than its words
+    legend = alt.Legend(title=None, orient="bottom", direction="vertical") if revealed else None
     kinds = list(VERDICT_TITLE.values())  # answer, the algorithm's choice, tied, other
     chart = (
         alt.Chart(shown)
         .mark_bar()
         .encode(
             x=alt.X("count:Q", title="students", axis=alt.Axis(tickMinStep=1)),
-            y=alt.Y("answer:N", sort="-x", title=None, axis=alt.Axis(labelLimit=260)),
+            y=alt.Y(
+                "label:N",
+                sort="-x",
+                title=None,
+                # a label's lines one under the other, none cut (labelLimit 0: no limit)
+                axis=alt.Axis(labelLimit=0, labelExpr="split(datum.label, '\\n')"),
+            ),
             color=alt.Color(
                 "verdict:N",
                 scale=alt.Scale(domain=[VERDICT_TITLE[v] for v in kept], range=colors),
@@ -70,9 +92,10 @@ def answers_chart(df: pd.DataFrame, top: int = 12) -> alt.Chart:
             ),
             tooltip=["answer:N", "count:Q", alt.Tooltip("verdict:N", title="verdict")],
         )
-        .properties(height=alt.Step(40))
+        .properties(height=alt.Step(max(40, lines * LINE_PX + 12)))
     )
-    title = "The class's answers" + (", the algorithm's choice outlined" if revealed else "")
+    # a short title, narrower than a phone; the outline is said in the legend's words
+    title = "The class's answers"
     chart = described(chart, title, words.answers(shown, VERDICT_TITLE["right"]))
     return chart.configure_axis(
         labelFontSize=FONT_SIZE + 3, titleFontSize=FONT_SIZE
