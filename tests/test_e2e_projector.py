@@ -27,6 +27,7 @@ pytestmark = pytest.mark.e2e
 
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 LESSON = "/bpe?corpus=toy:low-lower&marker=eow&merges=10&step=2"
+MERGE_3 = "(est, </w>)"  # the third merge of 003's corpus (occurs 9 times after merge 2)
 PUBLIC = "http://192.0.2.10:8501"  # the address the phones open (a documentation address)
 SCREENS = {
     "1280x720": {"width": 1280, "height": 720},
@@ -38,10 +39,11 @@ QR = "img[alt^='QR code of']"
 PANEL = "div[class*='_poll_panel']"
 # typed answers of 80 characters (a student's sentence), and one word that long
 LONG = [
-    "I think the pair of e and s merges next because it appears in newest and widest!!",
-    "est and the end-of-word marker, since every superlative in the corpus ends so....",
+    "I think the pair of e and s merges next because it appears in newest and widest!",
+    "est and the end-of-word marker, since every superlative in the corpus ends so...",
     "lowerlowerlowerlowerlowerlowerlowerlowerlowerlowerlowerlowerlowerlowerlowerlower",
 ]
+assert all(len(answer) == 80 for answer in LONG)  # the longest answer a phone may send
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +146,8 @@ def feed_class(db_url: str, code: str) -> int:
     said += [LONG[n % len(LONG)] for n in range(6)]
     for n, answer in enumerate(said):
         polls.submit(code, current.id, f"student-{n:02d}", answer)
-    return sum(answer in question.answer for answer in said)
+    assert MERGE_3 in question.candidates
+    return said.count(MERGE_3)
 
 
 CUT_TEXT = """(sel) => {

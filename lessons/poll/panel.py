@@ -56,6 +56,9 @@ div[class*="_poll_panel"] [data-testid="stMetricLabel"] * {
   white-space: normal !important; overflow: visible !important;
   text-overflow: clip !important; overflow-wrap: anywhere;}
 div[class*="_poll_panel"] [data-testid="stMetricValue"] {font-size: 1.9rem; line-height: 1.25;}
+.poll-typed {border-collapse: collapse; width: 100%;}
+.poll-typed :is(td, th) {text-align: left; padding: .25rem .6rem; overflow-wrap: anywhere;
+  border-bottom: 1px solid #d5d9de;}
 </style>"""
 
 

@@ -10,6 +10,8 @@ words by switching on "show what was typed", a deliberate act, as a plain-text t
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 import streamlit as st
 
@@ -79,8 +81,7 @@ def live_results(page_name: str, code: str) -> None:
         st.toggle("show what was typed", key=widget_key(page_name, "poll_typed"))
         if show_typed:
             typed = answers_frame(polls.tally(current.id), current, show_typed=True)
-            # a table that wraps a long answer (a data grid would cut it): plain text
-            st.table(typed[["answer", "count"]].set_index("answer"))
+            typed_table(typed)
 
 
 def show_reveal(current, frame: pd.DataFrame) -> None:
@@ -99,3 +100,18 @@ def show_reveal(current, frame: pd.DataFrame) -> None:
             f"Tied with it: {', '.join(current.ties)}. {tied} of {total} chose a tied "
             "candidate, which the tie rule set aside."
         )
+
+
+def typed_table(frame: pd.DataFrame) -> None:
+    """What the students typed, with counts: our own table, each answer escaped (shown as
+    the text typed, never markdown or HTML), a long one wrapped, never cut (a data grid cuts
+    it with "…", st.table reads its cells as markdown)."""
+    rows = "".join(
+        f"<tr><td>{html.escape(str(answer))}</td><td>{int(count)}</td></tr>"
+        for answer, count in zip(frame["answer"], frame["count"])
+    )
+    st.markdown(
+        '<table class="poll-typed"><thead><tr><th>answer</th><th>students</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>",
+        unsafe_allow_html=True,
+    )

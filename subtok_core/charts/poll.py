@@ -85,10 +85,10 @@ def answers_chart(df: pd.DataFrame, top: int = 12) -> alt.Chart:
             ),
             stroke=alt.value(palette.TEXT),
             strokeWidth=alt.StrokeWidthValue(0, condition=[is_(kinds[1], 4), is_(kinds[2], 2)]),
-            strokeDash=alt.StrokeDash(
-                "verdict:N",
-                scale=alt.Scale(domain=kinds, range=[[1, 0], [1, 0], [6, 3], [1, 0]]),
-                legend=None,
+            # no scale of its own: a second scale on the verdict would bring its whole
+            # domain ("answer" too) into the colour's legend
+            strokeDash=alt.StrokeDashValue(
+                [1, 0], condition=[{**is_(kinds[2], 0), "value": [6, 3]}]
             ),
             tooltip=["answer:N", "count:Q", alt.Tooltip("verdict:N", title="verdict")],
         )
@@ -96,7 +96,12 @@ def answers_chart(df: pd.DataFrame, top: int = 12) -> alt.Chart:
     )
     # a short title, narrower than a phone; the outline is said in the legend's words
     title = "The class's answers"
-    chart = described(chart, title, words.answers(shown, VERDICT_TITLE["right"]))
+    # the sentence counts every answer, those of the bars left out too
+    every = df.assign(verdict=df["verdict"].map(VERDICT_TITLE))
+    said = words.answers(every, VERDICT_TITLE["right"])
+    if len(df) > len(shown):
+        said += f" The bars show the {len(shown)} given most often of {len(df)} different answers."
+    chart = described(chart, title, said)
     return chart.configure_axis(
         labelFontSize=FONT_SIZE + 3, titleFontSize=FONT_SIZE
     ).configure_legend(labelFontSize=FONT_SIZE)
