@@ -210,13 +210,13 @@ def test_nothing_is_cut_after_the_reveal_with_a_class_of_30(
         assert page.locator(f"{PANEL} svg.marks").count() == 1
         # the chart's text alternative: its sentence under it
         expect(page.get_by_text("30 answers; the most given is")).to_be_visible()
-        assert page.evaluate(CUT_TEXT, PANEL) == []
-        assert page.evaluate(CUT_SVG, PANEL) == []
-        view = SCREENS[screen]["width"]
-        assert page.evaluate("document.documentElement.scrollWidth") <= view
         page.locator(PANEL).scroll_into_view_if_needed()
         shot(page, f"revealed-{name}")
         if SHOTS:
             page.locator(PANEL).screenshot(path=str(Path(SHOTS) / f"panel-{name}.png"))
+        assert page.evaluate(CUT_TEXT, PANEL) == []
+        assert page.evaluate(CUT_SVG, PANEL) == []
+        view = SCREENS[screen]["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= view
     finally:
         context.close()

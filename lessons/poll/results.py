@@ -18,7 +18,7 @@ import streamlit as st
 from lessons.ui.a11y import altair_chart  # the chart and its sentence
 from lessons.ui.keys import widget_key
 from subtok_core import rooms
-from subtok_core.charts.poll import answers_chart
+from subtok_core.charts.poll import answers_chart, legend_html
 
 LIVE_EVERY = 0.75  # seconds between two looks at the answers: the tally is at most ~1 s old
 OTHER = "something else (typed)"  # one bar for every typed answer that is no candidate
@@ -64,6 +64,8 @@ def live_results(page_name: str, code: str) -> None:
     tally, side = st.columns([3, 2], gap="large")
     if total:
         with tally:
+            if current.state == "revealed":  # its key, in words, wrapping on a phone
+                st.markdown(legend_html(), unsafe_allow_html=True)
             altair_chart(answers_chart(frame))
     with side:
         if current.state == "open":

@@ -63,8 +63,8 @@ def answers_chart(df: pd.DataFrame, top: int = 12) -> alt.Chart:
     lines = max((label.count("\n") + 1 for label in shown["label"]), default=1)
     kept = [v for v in VERDICT_TITLE if bool(v) == revealed]  # "answer" before, verdicts after
     colors = [VERDICT_COLORS[v] for v in kept]
-    # the legend under the bars, one entry a line: it never needs more width than its words
-    legend = alt.Legend(title=None, orient="bottom", direction="vertical") if revealed else None
+    # no legend in the chart: Vega lays one out from the plot's left edge, past the labels,
+    # and a narrow screen cuts it; the page writes the key above the chart (legend_html)
     kinds = list(VERDICT_TITLE.values())  # answer, the algorithm's choice, tied, other
     chart = (
         alt.Chart(shown)
@@ -81,7 +81,7 @@ def answers_chart(df: pd.DataFrame, top: int = 12) -> alt.Chart:
             color=alt.Color(
                 "verdict:N",
                 scale=alt.Scale(domain=[VERDICT_TITLE[v] for v in kept], range=colors),
-                legend=legend,
+                legend=None,
             ),
             stroke=alt.value(palette.TEXT),
             strokeWidth=alt.StrokeWidthValue(0, condition=[is_(kinds[1], 4), is_(kinds[2], 2)]),
@@ -102,6 +102,26 @@ def answers_chart(df: pd.DataFrame, top: int = 12) -> alt.Chart:
     if len(df) > len(shown):
         said += f" The bars show the {len(shown)} given most often of {len(df)} different answers."
     chart = described(chart, title, said)
-    return chart.configure_axis(
-        labelFontSize=FONT_SIZE + 3, titleFontSize=FONT_SIZE
-    ).configure_legend(labelFontSize=FONT_SIZE)
+    return chart.configure_axis(labelFontSize=FONT_SIZE + 3, titleFontSize=FONT_SIZE)
+
+
+OUTLINE = {"right": "thick outline", "tied": "dashed outline", "wrong": ""}
+
+
+def legend_html() -> str:
+    """The chart's key after the reveal, as HTML for the page (our own words and colours):
+    a swatch, then the verdict and its outline in words, for who cannot tell the colours.
+
+    >>> "the algorithm's choice, thick outline" in legend_html()
+    True
+    """
+    keys = []
+    for verdict, outline in OUTLINE.items():
+        border = "3px solid" if verdict == "right" else "2px dashed" if verdict == "tied" else "0"
+        swatch = (
+            f'<span style="display:inline-block;width:1em;height:1em;vertical-align:-.15em;'
+            f'background:{VERDICT_COLORS[verdict]};border:{border} {palette.TEXT}"></span>'
+        )
+        words_ = VERDICT_TITLE[verdict] + (f", {outline}" if outline else "")
+        keys.append(f'<span style="white-space:nowrap">{swatch} {words_}</span>')
+    return " &nbsp; ".join(keys)
