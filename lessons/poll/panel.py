@@ -48,6 +48,11 @@ POLL_CSS = """<style>
 div[class*="_poll_roomtext"] {min-width: min(18rem, 100%); flex: 1 1 18rem;}
 div[class*="_poll_qr"] {flex: 0 0 auto;}
 div[class*="_poll_qr"] img {max-width: none;}
+/* a phone in presenter mode: the code shrinks to the screen, its modules kept square */
+@media (max-width: 640px) {
+  div[class*="_poll_qr"], div[class*="_poll_qr"] * {max-width: 100% !important;}
+  div[class*="_poll_qr"] img {height: auto; image-rendering: pixelated;}
+}
 /* no fullscreen button over the code's corner (its finder pattern) when the mouse is near */
 div[class*="_poll_qr"] [data-testid="stElementToolbar"] {display: none;}
 div[class*="_poll_panel"] [data-testid="stMetricValue"],

@@ -123,5 +123,5 @@ def legend_html() -> str:
             f'background:{VERDICT_COLORS[verdict]};border:{border} {palette.TEXT}"></span>'
         )
         words_ = VERDICT_TITLE[verdict] + (f", {outline}" if outline else "")
-        keys.append(f'<span style="white-space:nowrap">{swatch} {words_}</span>')
+        keys.append(f"<span>{swatch} {words_}</span>")
     return " &nbsp; ".join(keys)
