@@ -260,3 +260,22 @@ def test_a_room_code_in_lowercase_in_the_address_is_tried_once_not_at_every_reru
         pupil.run()
     assert not any("Too many" in e for e in texts(pupil.error)), texts(pupil.error)
     assert f"Room {code}" in " ".join(texts(pupil.caption))
+
+
+@pytest.mark.parametrize(
+    ("page", "poll"),
+    [("bpe", True), ("wordpiece", True), ("unigram", True), ("bytebpe", False)],
+)
+def test_the_class_poll_button_beside_the_step_controls(page: str, poll: bool):
+    """Every lesson with a class poll has its button beside the step controls (and its key
+    in Keys); pressing it unfolds the poll, whose panel offers to open a room."""
+    at = open_page(f"lessons/{page}/page.py", step="1")
+    jump = [b for b in at.button if b.key == f"{page}_poll_jump"]
+    keys = " ".join(m.value for m in at.markdown if "| key | does |" in m.value)
+    assert bool(jump) == poll and ("Alt+Q" in keys) == poll
+    if not poll:
+        return
+    assert not [b for b in at.button if b.key == f"{page}_poll_start"]  # folded, not run
+    jump[0].click().run()
+    assert at.session_state[f"{page}_class_poll_open"] is True
+    assert [b for b in at.button if b.key == f"{page}_poll_start"]  # the panel runs
