@@ -113,12 +113,18 @@ def test_a_class_session_reload_second_tab_three_lessons_five_phones(
         answered = 0
         for n, (lesson, question, typed) in enumerate(LESSONS):
             if n:  # the teacher goes to the next lesson through the sidebar
-                clicked = time.monotonic()
                 desk.get_by_role("link", name=lesson, exact=True).click()
-                for page in pages:  # every phone shows it without a touch
-                    expect(page.get_by_text(re.compile(lesson.split()[0]))).to_be_visible(
-                        timeout=30_000
+                # from when the teacher's screen shows the lesson (its run moves the room)
+                expect(
+                    desk.get_by_role("heading", name=re.compile(lesson.split()[0])).first
+                ).to_be_visible(timeout=60_000)
+                settle(desk)
+                clicked = time.monotonic()
+                for page in pages:  # every phone shows it without a touch (not its sidebar)
+                    shown = page.locator("[data-testid='stMain']").get_by_text(
+                        re.compile(lesson.split()[0])
                     )
+                    expect(shown.first).to_be_visible(timeout=30_000)
                 followed = time.monotonic() - clicked
                 assert followed < FOLLOW, f"phones showed {lesson} after {followed:.1f} s"
                 unfold_poll(desk)
