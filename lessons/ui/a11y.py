@@ -47,12 +47,18 @@ KEYS = (
     ("Alt+P", "play the steps one after the other, or pause"),
 )
 PLAY_KEY = "Alt+P"
+# On a lesson with a class poll (BPE, WordPiece, Unigram): the "Class poll" button beside
+# the step controls. Q for question: Alt+C would sit beside Streamlit's own C, and no
+# browser menu opens on Alt+Q.
+POLL_KEY = "Alt+Q"
+POLL_KEYS = ((POLL_KEY, "open the class poll and go to it"),)
 
 
-def keys_help(container) -> None:
-    """A "Keys" button in `container` (the step controls' row) opening the list of keys."""
+def keys_help(container, poll: bool = False) -> None:
+    """A "Keys" button in `container` (the step controls' row) opening the list of keys
+    (with the class poll's key on a lesson that has one: `poll`)."""
     with container.popover("Keys", icon=":material/keyboard:", help="The lesson's keys"):
-        rows = "".join(f"| {key} | {does} |\n" for key, does in KEYS)
+        rows = "".join(f"| {key} | {does} |\n" for key, does in KEYS + (POLL_KEYS if poll else ()))
         st.markdown("| key | does |\n|---|---|\n" + rows)
         st.caption(
             "The keys do nothing while the cursor is in a text box or a list; on the "

@@ -154,7 +154,7 @@ def merge_lesson(kind: type[MergeLesson]) -> None:
             lesson.encode(trace, i)
         lesson.extras(trace, i)
 
-    stepped(trace, step_view, page)
+    stepped(trace, step_view, page, poll=lesson.poll)
     lesson.downloads(trace)
 
 

@@ -152,7 +152,7 @@ def whole_step(i: int, step) -> None:
             regularize.nbest_panel(model, PAGE, trace.start.words[0])
 
 
-stepped(trace, whole_step, PAGE, "step (0 = the seed vocabulary)")
+stepped(trace, whole_step, PAGE, "step (0 = the seed vocabulary)", poll=True)
 downloads(trace, PAGE, ("steps (CSV)", export.steps_csv), full=True)
 hf_download(
     lambda: regularize.unigram_model(trace, len(trace.steps)),  # the last step's model
