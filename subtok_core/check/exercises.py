@@ -21,7 +21,7 @@ import zipfile
 from dataclasses import dataclass
 
 from .. import corpus
-from ..merging import TIE_RULES
+from .rules import RULES as TIE_RULES
 from .reference import reference_merges
 from .setup import Setup
 
