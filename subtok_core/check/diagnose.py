@@ -161,8 +161,9 @@ def diagnose(setup, merges, k: int, expected: list[Pair], reach: dict[str, int])
     theirs = expected[k] if k < len(expected) else None
     counts = {"yours": table.get(yours, 0), "expected": table.get(theirs, 0) if theirs else 0}
     head = _head(k + 1, yours, theirs, counts)
-    tried = [("tie", f"breaks ties by {rule_name(r)}", n) for r, n in reach.items() if r != setup.ties]
-    rules = {how: r for r, (_c, how, _n) in zip([r for r in reach if r != setup.ties], tried)}
+    others = [r for r in reach if r != setup.ties]
+    tried = [("tie", f"breaks ties by {rule_name(r)}", reach[r]) for r in others]
+    rules = {how: r for r, (_c, how, _n) in zip(others, tried)}
     for h in hypotheses.tried(setup, merges):
         options = dict(h.options, ties=setup.ties, bytelevel=setup.bytelevel)
         tried.append((h.cause, h.how, variants.follow(h.units(), merges, **options)))

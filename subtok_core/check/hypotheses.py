@@ -60,7 +60,8 @@ def tried(setup: Setup, merges: list[tuple[str, str]]) -> Iterator[Hypothesis]:
     """The hypotheses worth re-training for this file, in the order they are tried."""
     same = lambda: units(setup)  # noqa: E731
     where = "chunk" if setup.bytelevel else "word"
-    yield Hypothesis("overlap", "counts a run like a a a as one (a, a)", same, (("count", "taken"),))
+    yield Hypothesis("overlap", "counts a run like a a a as one (a, a)", same,
+                     (("count", "taken"),))  # fmt: skip
     yield Hypothesis("frequencies", "ignores word frequencies", same, (("weights", False),))
     yield Hypothesis("once-per-word", f"counts each pair once per {where}", same,
                      (("count", "once"),))  # fmt: skip
