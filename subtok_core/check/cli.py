@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from ..bpe.records import MARKERS
 from ..bytebpe.patterns import PATTERNS
@@ -115,8 +116,19 @@ def run_merges(args: argparse.Namespace) -> None:
     if not path.is_file():
         raise ValueError(f"There is no merges file {args.file!r}.")
     setup = build_setup(args)
-    merges = read_merges(decode_upload(path.read_bytes(), path.name), setup.bytelevel)
-    return report(check(setup, merges), args.json)
+    notes: list[str] = []
+    text = decode_upload(path.read_bytes(), path.name)
+    if path.name.endswith("vocab.json") and (path.parent / "merges.txt").is_file():
+        from .modelfiles import vocab_pair_merges
+
+        beside = decode_upload((path.parent / "merges.txt").read_bytes(), "merges.txt")
+        merges, notes = vocab_pair_merges(text, beside, lambda t: read_merges(t, setup.bytelevel))
+    else:
+        merges = read_merges(text, setup.bytelevel)
+    status = report(check(setup, merges), args.json)
+    for line in notes:
+        print(f"vocab: {line}", file=sys.stderr)
+    return status
 
 
 def run_trainer(args: argparse.Namespace) -> None:
