@@ -72,7 +72,7 @@ def test_every_exercise_has_a_zip_with_its_answer_keys():
     names = zipfile.ZipFile(io.BytesIO(exercise_zip("runs"))).namelist()
     assert sorted(names) == sorted(
         ["runs/corpus.txt", "runs/merges-first.txt", "runs/merges-lex.txt",
-         "runs/merges-tokenizers.txt", "runs/README.txt"]
+         "runs/merges-greatest.txt", "runs/merges-tokenizers.txt", "runs/README.txt"]
     )  # fmt: skip
     key = zipfile.ZipFile(io.BytesIO(exercise_zip("runs"))).read("runs/merges-first.txt")
     assert key.decode().splitlines()[1:3] == ["a a", "a b"]  # by hand: (a, a) 13, then (a, b) 8

@@ -140,10 +140,12 @@ def test_first_occurrence_only_is_named_not_tie_or_boundary():
     assert_named(TOY, words_of(TOY), {"merge": merge_first}, "first-occurrence", 8)
 
 
+@pytest.mark.slow  # a real sample: each of these trains 300 merges several times over
 def test_first_occurrence_only_on_the_lee_sample():
     assert_named(LEE, words_of(LEE), {"merge": merge_first}, "first-occurrence", 300)
 
 
+@pytest.mark.slow
 def test_a_lowercasing_trainer_is_named_normalised_not_marker():
     right, mine = train(words_of(LEE), 300), train(words_of(LEE, lower=True), 300)
     d = verdict(LEE, mine).first_difference
@@ -152,6 +154,7 @@ def test_a_lowercasing_trainer_is_named_normalised_not_marker():
     assert d.matched == 300
 
 
+@pytest.mark.slow
 def test_cl100k_instead_of_gpt2_is_named_pre_split_not_tie():
     right = train(chunks_of(LEE), 300, pick=greatest)
     mine = train(chunks_of(LEE, CL100K), 300, pick=greatest)
@@ -169,7 +172,7 @@ RUNS = ("aaaa aaaa aaa baaa ab ab ab", "aaab aaab bb")
 @pytest.mark.parametrize(
     ("lines", "bug", "cause"),
     [
-        (("low low low low lower newest", "widest wider"), {"weights": False}, "frequencies"),
+        (("xy xy xy xy abc abd abe",), {"weights": False}, "frequencies"),
         (TOY, {"count": once}, "once-per-word"),
         (RUNS, {"merge": merge_rtl}, "right-to-left"),
     ],
@@ -178,6 +181,7 @@ def test_each_bug_on_a_toy(lines, bug, cause):
     assert_named(lines, words_of(lines), bug, cause, 8)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("bug", "cause"),
     [({"weights": False}, "frequencies"), ({"count": once}, "once-per-word")],
@@ -189,6 +193,7 @@ def test_each_bug_on_the_lee_sample(bug, cause):
 # --- tie rules -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cs336_ties_are_found_and_named():
     mine = train(chunks_of(LEE), 300, pick=greatest)
     v = verdict(LEE, mine, bytelevel=True)
@@ -251,9 +256,50 @@ def test_exit_status_identical_different_unreadable(tmp_path, capsys):
 
 
 def test_help_states_the_exit_status_and_each_rules_home(capsys):
-    with pytest.raises(SystemExit):
-        main(["check", "merges", "--help"])
+    assert main(["check", "merges", "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "0 when your merges are the reference's, 1 when they differ, 2 when" in out
     for home in ("minbpe", "BoundlessBPE", "CS336", "tokenizers' BpeTrainer"):
         assert home in out
+
+
+# --- fast twins of the slow tests: a toy for each misdiagnosis and rule ---------------------
+
+TEXT = ("The cat sat. THE CAT SAT! the Cat sat on the mat", "Cat and cat and CAT")
+
+
+def test_a_lowercasing_trainer_on_a_toy():
+    right, mine = train(words_of(TEXT), 10), train(words_of(TEXT, lower=True), 10)
+    d = verdict(TEXT, mine).first_difference
+    assert (d.merge, d.cause) == (first_difference(mine, right), "normalised")
+    assert "marker" not in d.explanation
+
+
+def test_cl100k_on_a_toy():
+    lines = ("it's 12345 and 678!!\n", "so 12345 ... 12345 it's\n")
+    right = train(chunks_of(lines), 12, pick=greatest)
+    mine = train(chunks_of(lines, CL100K), 12, pick=greatest)
+    d = verdict(lines, mine, bytelevel=True).first_difference
+    assert (d.merge, d.cause, d.tie_rule) == (
+        first_difference(mine, right),
+        "pre-split",
+        "greatest",
+    )
+
+
+def test_cs336_ties_on_a_toy():
+    lines = ("zy yz xw wx ab ba",)
+    mine = train(words_of(lines), 6, pick=greatest)
+    v = verdict(lines, mine)
+    assert v.identical and v.ties == "greatest", v.summary()
+    assert main_exit(lines, mine, "greatest") == 0 and main_exit(lines, mine, "first") == 1
+
+
+def main_exit(lines, merges, ties):
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "c.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        m = _merges_file(Path(tmp), merges)
+        return main(["check", "merges", m, "--corpus", str(Path(tmp) / "c.txt"), "--ties", ties])
