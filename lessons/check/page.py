@@ -125,7 +125,6 @@ if text:
         if verdict.rule_note:
             st.write(verdict.rule_note)
         st.info(f"**Cause: {d.cause}.** {d.explanation}")
-        views.evidence(d)
         agreed = (
             f"after the {d.merge - 1} merges you agree on"
             if d.merge > 1
@@ -142,6 +141,7 @@ if text:
         # every row in view (no scrolling inside the table): your pair may be the last one
         height = 35 * (len(frame) + 1) + 3
         st.dataframe(views.styled(frame), hide_index=True, width="stretch", height=height)
+        views.evidence(d)
         if name == TEXT:
             st.caption(
                 "To step through it in the lesson, choose 'your own text' there and paste it."
