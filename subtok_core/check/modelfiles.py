@@ -126,8 +126,11 @@ def vocab_pair_merges(vocab_text: str, merges_text: str, read) -> tuple[list[Pai
         raise ValueError("The vocab.json beside the merges cannot be read as JSON.") from None
     merges = read(merges_text)
     missing = [a + b for a, b in merges if a + b not in vocab]
-    notes = [f"{len(missing)} merge products have no id in vocab.json (the first: {missing[0]})."]
-    return merges, notes if missing else []
+    if not missing:
+        return merges, []
+    return merges, [
+        f"{len(missing)} merge products have no id in vocab.json (the first: {missing[0]})."
+    ]
 
 
 assert to_bytes("Ġ") == b" "  # the letters here are GPT-2's byte letters
