@@ -21,8 +21,8 @@ import zipfile
 from dataclasses import dataclass
 
 from .. import corpus
-from ..merging import TIE_RULES
 from .reference import reference_merges
+from .rules import RULES as TIE_RULES
 from .setup import Setup
 
 PREFIX = corpus.exercises.EXERCISE
