@@ -21,18 +21,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import io
-import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from . import warm
+from . import encode_cli, warm
 from .cli_help import CHECK_HELP
 from .vocab import cli as vocab_cli
-
-if TYPE_CHECKING:
-    from .records import Encoded
 
 EXIT_ERROR = 2
 
@@ -53,7 +48,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "encode", help="encode text with a saved model or a pretrained tokenizer"
     )
     if command == "encode":
-        _add_encode(encode)
+        encode_cli.add(encode)
     export_cmd = commands.add_parser(
         "export", help="write a saved model as another library's tokenizer file"
     )
@@ -92,39 +87,6 @@ def _add_train(train: argparse.ArgumentParser, name: str | None) -> None:
         cmd.add_argument("--full", action="store_true", help=f"with --json: {algo.cli.FULL_HELP}")
         cmd.add_argument("--out", metavar="FILE", help="save the trained model as JSON")
         cmd.set_defaults(run=_run_train, algo=algo)
-
-
-def _add_encode(encode: argparse.ArgumentParser) -> None:
-    from . import regularize_cli
-    from .bytebpe import cli as bytebpe_cli
-
-    source = encode.add_mutually_exclusive_group(required=True)
-    source.add_argument("--model", metavar="FILE", help="a model saved by --out")
-    source.add_argument(
-        "--tokenizer",
-        metavar="NAME",
-        help="a pretrained tokenizer: cl100k_base, mistral-v1, mistral-v3, tekken, or the "
-        "path of a Hugging Face tokenizer.json (see `subtok tokenizers`)",
-    )
-    encode.add_argument(
-        "--trace",
-        action="store_true",
-        help="with --model: show each merge applied (BPE), each longest-match attempt "
-        "(WordPiece), the Viterbi path with log-probabilities (Unigram) or the greedy pieces "
-        "(SaGe) per word",
-    )
-    encode.add_argument(
-        "--json",
-        action="store_true",
-        help='print {"tokens": [{"text", "id", "start", "end"}, ...]} (character offsets); '
-        "the unknown token [UNK] has the id after the vocabulary's last piece (its own "
-        "place if the vocabulary holds it), the id `subtok export` gives it in "
-        "tokenizer.json",
-    )
-    encode.add_argument("--replay", action="store_true", help=bytebpe_cli.REPLAY_HELP)
-    regularize_cli.add(encode)  # --dropout, --nbest, --alpha, --samples, --seed
-    encode.add_argument("text", nargs="+", help="the text to encode")
-    encode.set_defaults(run=_run_encode)
 
 
 # --- commands -------------------------------------------------------------------------
@@ -181,67 +143,6 @@ def _saved(out: str | None) -> None:
     """Say where the model went: on stderr, so that --json output stays valid JSON."""
     if out:
         print(f"Saved the model to {out}.", file=sys.stderr)
-
-
-def _run_encode(args: argparse.Namespace) -> None:
-    """Encode the text with a saved model (--model) or a pretrained tokenizer (--tokenizer).
-
-    >>> main(["encode", "--tokenizer", "cl100k_base", "--json", "hello world"])
-    {"tokens": [{"text": "hello", "id": 15339, "start": 0, "end": 5}, \
-{"text": " world", "id": 1917, "start": 5, "end": 11}]}
-    0
-    """
-    from . import compare, export, registry, regularize_cli
-    from .bytebpe import cli as bytebpe_cli
-
-    text = " ".join(args.text)
-    if regularize_cli.asked(args):  # subword regularization: samples or the n best
-        regularize_cli.run(args, text)
-        return
-    if args.trace and args.json:
-        raise ValueError("--json prints the tokens only, with no trace: leave out one of them.")
-    if args.replay and args.tokenizer is None:
-        raise ValueError(bytebpe_cli.REPLAY_NEEDS_TOKENIZER)
-    if args.tokenizer is not None:
-        if args.trace:
-            raise ValueError(
-                "--trace shows how a trained model found its pieces; a pretrained tokenizer "
-                "has no such trace. Leave out --trace, or use --model."
-            )
-        if args.replay:  # our own byte-level encoder on the tokenizer's ranks
-            encoded = bytebpe_cli.replay(args.tokenizer, text, show_merges=not args.json)
-        else:
-            encoded = registry.pretrained(args.tokenizer).encode(text)
-        if args.json:
-            print(_tokens_json(encoded))
-        else:
-            print("|".join(_visible(s.text) for s in encoded.spans))
-            print(" ".join(map(str, encoded.ids)))
-        return
-    model = export.load_model(args.model)
-    if args.json:
-        print(_tokens_json(compare.encode(model, text)))
-        return
-    algo = registry.of_model(model)
-    segmented = algo.segment(model, text)
-    if args.trace:
-        for line in algo.word_lines(segmented, model):
-            print(line)
-    print(" ".join(segmented.pieces))
-
-
-def _tokens_json(encoded: Encoded) -> str:
-    """The tokens of an encoded text as one line of JSON (character offsets)."""
-    tokens = [
-        {"text": span.text, "id": token_id, "start": span.start, "end": span.end}
-        for span, token_id in zip(encoded.spans, encoded.ids, strict=True)
-    ]
-    return json.dumps({"tokens": tokens}, ensure_ascii=False)
-
-
-def _visible(token: str) -> str:
-    """A token on one line: line breaks and tabs written as \\n, \\r, \\t."""
-    return token.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
 
 
 EXPORT_FORMATS = {"hf": "a Hugging Face tokenizer.json"}  # --format NAME -> what it writes
