@@ -103,6 +103,7 @@ class Phone:
     cookies: dict[str, str] = field(default_factory=dict)
     ids: list[str] = field(default_factory=list)  # student ids its pages wrote (1: kept)
     sent: dict[int, tuple[str, float]] = field(default_factory=dict)  # round -> answer, when
+    confirmed: dict[int, float] = field(default_factory=dict)  # round -> when the page showed it
     # step -> seconds after the teacher's move (None: first seen on a page drawn anew
     # after a reconnect or a late join, not a follow)
     follow: dict[int, float | None] = field(default_factory=dict)
@@ -115,6 +116,12 @@ class Phone:
     hold: float = 0.0  # no answer before this moment (a rate limit's wait)
     errors: list[str] = field(default_factory=list)
     runs: int = 0
+    page: JoinPage | None = None  # the page it shows now
+
+    def showing(self, round_id: int) -> bool:
+        """Its page shows its answer in this round."""
+        view = self.page.view if self.page else None
+        return view is not None and view.round == round_id and view.mine is not None
 
     async def get(self, path: str) -> None:
         """An HTTP GET through the proxy with this phone's cookies; keeps what it sets."""
@@ -169,6 +176,7 @@ class Phone:
                         self.runs += page.runs
                 return
             except (OSError, TimeoutError, websockets.WebSocketException) as err:
+                self.page = None  # nothing shown until it is back
                 if self.dropped is None and self.joined is not None:
                     self.dropped = time.perf_counter()
                     if self.hall.forget:
@@ -178,11 +186,13 @@ class Phone:
                 await asyncio.sleep(random.uniform(0.5, 1.5))  # the frontend's backoff
 
     async def session(self, page: JoinPage, start: float) -> None:
+        self.page = None
         errors = await page.run()
         if self.dropped is not None and self.back is None:  # back after its server died
             self.back = self.same_student(page)
             self.back_after = time.perf_counter() - self.dropped
         self.check(errors, page)
+        self.page = page
         if self.joined is None and page.view.step is not None:
             self.joined = time.perf_counter() - start
         if page.view.step is not None:
@@ -217,14 +227,17 @@ class Phone:
         sent = time.perf_counter()
         self.sent.setdefault(view.round, (choice, sent))
         self.check(await page.run(pick, send), page)
+        if page.view.round == view.round and page.view.mine == choice:
+            self.confirmed.setdefault(view.round, time.perf_counter())
 
     def same_student(self, page: JoinPage) -> bool:
         """After a reconnect: the page wrote no new id, and shows the answer this phone
-        sent in the round still open (when it sent one)."""
+        had seen stored in the round still open (an answer whose tap the dying server
+        never answered may be lost with it: the student sees no answer and taps again)."""
         if page.written is not None and page.written not in self.ids:
             return False  # a new id: a new student to the poll
         view = page.view
-        if view.round is not None and view.round in self.sent:
+        if view.round is not None and view.round in self.confirmed:
             return view.mine == self.sent[view.round][0]
         return page.view.step is not None
 

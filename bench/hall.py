@@ -114,22 +114,28 @@ async def teach(hall, polls, trace, phones, cluster, args, t: Teacher) -> None:
         t.rounds[step] = round_id
         end = time.perf_counter() + ANSWER_WAIT
         while time.perf_counter() < end:
+            # every phone shows its answer (one back from a reconnect too): then this read
+            # has them all, and it is the last
+            everyone = all(p.showing(round_id) for p in phones)
             rows = await asyncio.to_thread(read, polls, [round_id])
             now = time.perf_counter()
             for key in rows:
                 t.seen.setdefault(key, now)
             if step == middle and t.killed_at is None and len(rows) * 3 >= len(phones):
                 t.on_killed = [p.n for p in phones if p.server == "b"]
-                await asyncio.to_thread(cluster.kill, "b")
                 t.killed_at = time.perf_counter()
-            owner = {sid: p.n for p in phones for sid in p.ids}
-            answered = {owner.get(sid) for sid, _ in rows}
-            if len(answered) >= len(phones) and all(p.back is not None or p.dropped is None
-                                                    for p in phones):  # fmt: skip
-                break  # everyone answered, nobody still on the way back
+                await asyncio.to_thread(cluster.kill, "b")
+            if everyone:
+                break
             await asyncio.sleep(TALLY_EVERY)
         else:
             t.waits.append(f"step {step}: {len(rows)} answers in {ANSWER_WAIT:g} s")
+        print(
+            f"step {step}: {sum(step in p.follow for p in phones)} followed, round {round_id}: "
+            f"{len(rows)} answers" + (", server b killed" if step == middle else ""),
+            file=sys.stderr,
+            flush=True,
+        )
         await asyncio.to_thread(polls.reveal, round_id)
         await asyncio.sleep(1.0)  # the class reads the verdict
     hall.done = True
@@ -196,12 +202,18 @@ def report(phones: list[Phone], t: Teacher, rows: list, cluster: Cluster, used, 
           f"{spread(tally, (50, 95, 'max'))}")  # fmt: skip
     print(f"step follow (move committed to the page drawn, {len(follows)} of "
           f"{len(phones) * len(t.rounds)}): {spread(follows, (50, 95, 'max'))}")  # fmt: skip
+    by_step = {
+        step: pct([s for p in phones if (s := p.follow.get(step)) is not None], 95)
+        for step in t.rounds
+    }
+    print("  p95 by step: " + ", ".join(f"{k}: {v:.2f} s" for k, v in by_step.items()))
     if t.killed_at is not None:
         after = [p.back_after for p in back if p.back_after is not None]
         middle = t.rounds.get((args.steps + 1) // 2)
-        had = sum(1 for p in killed if middle in p.sent and p.sent[middle][1] < t.killed_at)
-        print(f"killed app server b ({len(killed)} phones on it, {had} of them had answered "
-              f"the open round): {len(back)} back as the "
+        stored = set(rows)  # a row under a phone's first id: stored before it was dropped
+        had = sum(1 for p in killed if p.ids and (p.ids[0], middle) in stored)
+        print(f"killed app server b ({len(killed)} phones on it, {had} of them with an answer "
+              f"stored in the open round): {len(back)} back as the "
               f"same student, {sum(1 for p in killed if p.back is False)} back as another; "
               f"drop to page drawn again: {spread(after, (50, 95, 'max'))}")  # fmt: skip
     print(f"script runs: {sum(p.runs for p in phones)} (every phone's watching fragment "
@@ -241,7 +253,7 @@ def main() -> None:
         parser.error(f"--servers 2 to 26, --phones at least 1, --steps 1 to {MERGES - 1}")
     args.join_over = args.phones / 10 if args.join_over is None else args.join_over
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that `finally` stops all
-    wall = time.perf_counter()
+    wall, load = time.perf_counter(), os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="subtok-hall-") as logs:
         cluster = Cluster(Path(logs))
         try:
@@ -256,7 +268,8 @@ def main() -> None:
     print(
         f"subtok lecture hall: {args.phones} phones, {args.servers} app servers behind HAProxy,"
         f" PostgreSQL; {args.steps} steps, think 0-{args.think:g} s, joining over "
-        f"{args.join_over:g} s; {os.cpu_count()} CPUs; {time.perf_counter() - wall:.0f} s in all"
+        f"{args.join_over:g} s; {os.cpu_count()} CPUs (load average {load:.1f} before, "
+        f"{os.getloadavg()[0]:.1f} after); {time.perf_counter() - wall:.0f} s in all"
         + ("; the app's own rate limits" if args.keep_limits else "")
     )
     report(phones, teacher, rows, cluster, used, args)

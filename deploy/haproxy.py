@@ -57,11 +57,15 @@ $servers
 NAMES = string.ascii_lowercase
 
 
+class AddressError(ValueError, argparse.ArgumentTypeError):
+    """Not HOST:PORT (a ValueError; argparse shows its sentence)."""
+
+
 def address(text: str) -> str:
     """A loopback or other host:port, checked (argparse's type)."""
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:8501)")
+        raise AddressError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:8501)")
     return text
 
 
@@ -74,7 +78,9 @@ def config(bind: str, servers: list[str]) -> str:
     """
     if not 1 <= len(servers) <= len(NAMES):
         raise ValueError(f"Give between 1 and {len(NAMES)} app servers, not {len(servers)}.")
-    lines = [f"    server {n} {where} cookie {n}" for n, where in zip(NAMES, servers, strict=False)]
+    lines = [
+        f"    server {n} {address(at)} cookie {n}" for n, at in zip(NAMES, servers, strict=False)
+    ]
     return string.Template(TEMPLATE).substitute(bind=address(bind), servers="\n".join(lines))
 
 
