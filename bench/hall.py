@@ -84,6 +84,7 @@ class Teacher:
     seen: dict[tuple[str, int], float] = field(default_factory=dict)  # (id, round) -> when
     killed_at: float | None = None
     on_killed: list[int] = field(default_factory=list)  # phones on the killed server
+    before_kill: set[tuple[str, int]] = field(default_factory=set)  # rows read just before
     waits: list[str] = field(default_factory=list)  # the teacher's waits that timed out
 
 
@@ -123,7 +124,7 @@ async def teach(hall, polls, trace, phones, cluster, args, t: Teacher) -> None:
                 t.seen.setdefault(key, now)
             if step == middle and t.killed_at is None and len(rows) * 3 >= len(phones):
                 t.on_killed = [p.n for p in phones if p.server == "b"]
-                t.killed_at = time.perf_counter()
+                t.killed_at, t.before_kill = time.perf_counter(), set(rows)
                 await asyncio.to_thread(cluster.kill, "b")
             if everyone:
                 break
@@ -210,12 +211,14 @@ def report(phones: list[Phone], t: Teacher, rows: list, cluster: Cluster, used, 
     if t.killed_at is not None:
         after = [p.back_after for p in back if p.back_after is not None]
         middle = t.rounds.get((args.steps + 1) // 2)
-        stored = set(rows)  # a row under a phone's first id: stored before it was dropped
-        had = sum(1 for p in killed if p.ids and (p.ids[0], middle) in stored)
+        had = sum(1 for p in killed if any((sid, middle) in t.before_kill for sid in p.ids))
         print(f"killed app server b ({len(killed)} phones on it, {had} of them with an answer "
-              f"stored in the open round): {len(back)} back as the "
+              f"in the open round at the teacher's last read): {len(back)} back as the "
               f"same student, {sum(1 for p in killed if p.back is False)} back as another; "
               f"drop to page drawn again: {spread(after, (50, 95, 'max'))}")  # fmt: skip
+    if args.forget and t.killed_at is not None:  # the bench's own check
+        old = sum(1 for p in killed if p.ids and (p.ids[0], middle) in set(rows))
+        print(f"phones that forgot their student id: {old} with a row under the old id")
     print(f"script runs: {sum(p.runs for p in phones)} (every phone's watching fragment "
           f"every 0.75 s, and the page drawn anew on each change)")  # fmt: skip
     print("CPU seconds: " + ", ".join(f"{k} {v:.1f}" for k, v in used.items()))

@@ -67,6 +67,6 @@ def test_the_hall_counts_the_second_vote_of_a_phone_that_lost_its_student_cookie
     got = hall("--servers", "2", "--phones", "8", "--steps", "3", "--think", "1", "--forget")
     said = got["out"]
     assert got["killed"] > 0 and got["back"] == 0, said
-    had = int(re.search(r"(\d+) of them with an answer stored", said).group(1))
+    had = int(re.search(r"forgot their student id: (\d+) with a row under the old", said)[1])
     assert got["double"] == had > 0, said
     assert got["stored"] == got["sent"] + got["double"], said
