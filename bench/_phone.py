@@ -113,6 +113,7 @@ class Phone:
     back: bool | None = None  # reconnected as the same student, its answer shown
     back_after: float | None = None  # seconds from the drop to the page drawn again
     refused: int = 0  # answers a rate limit refused (then sent again after the wait)
+    told_to_wait: set[int] = field(default_factory=set)  # rounds where that happened
     hold: float = 0.0  # no answer before this moment (a rate limit's wait)
     errors: list[str] = field(default_factory=list)
     runs: int = 0
@@ -226,7 +227,10 @@ class Phone:
         send = WidgetState(id=view.submit.id, trigger_value=True)
         sent = time.perf_counter()
         self.sent.setdefault(view.round, (choice, sent))
+        refused = self.refused
         self.check(await page.run(pick, send), page)
+        if self.refused > refused:
+            self.told_to_wait.add(view.round)
         if page.view.round == view.round and page.view.mine == choice:
             self.confirmed.setdefault(view.round, time.perf_counter())
 
