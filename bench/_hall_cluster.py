@@ -71,6 +71,7 @@ class Cluster:
     proxy_port: int = 0
     killed: str = ""
     dead_cpu: dict[str, float] = field(default_factory=dict)  # a killed server's, before
+    events: list[str] = field(default_factory=list)  # HAProxy's, read when it stopped
 
     def start(self, count: int, room_answers: int | None) -> None:
         """The steps of deploy/README.md: the database, `count` app servers (each room
@@ -123,6 +124,12 @@ class Cluster:
         used["PostgreSQL"] = sum(map(cpu_s, tree(self.postmaster()))) if self.db_url else 0.0
         return used
 
+    def proxy_events(self) -> list[str]:
+        """HAProxy's lines on servers taken out or back (its health checks, a kill)."""
+        log = self.logs / "haproxy.log"
+        lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+        return [line.strip() for line in lines if " is DOWN" in line or " is UP" in line]
+
     def postmaster(self) -> int:
         pid_file = Path(self.db_url.split("host=", 1)[1]) / "data" / "postmaster.pid"
         with contextlib.suppress(OSError, ValueError, IndexError):
@@ -138,6 +145,7 @@ class Cluster:
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
+        self.events = self.proxy_events()
         if self.db_url:
             ci_tool("postgres", "stop", self.db_url)
             self.db_url = ""

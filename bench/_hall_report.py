@@ -62,6 +62,8 @@ def report(phones, t, rows: list, cluster, used: dict, args, every: float) -> No
     print("CPU seconds: " + ", ".join(f"{k} {v:.1f}" for k, v in used.items()))
     for said in sorted({e for p in phones for e in p.errors})[:5]:
         print(f"  error: {said[:200]}")
+    for said in cluster.events[:8]:
+        print(f"  HAProxy: {said[:160]}")
     for said in t.waits:
         print(f"  the teacher stopped waiting: {said}")
     print(

@@ -11,10 +11,12 @@ What Streamlit needs behind a proxy, and how the configuration gives it:
   cookie, and no cache keeps a response that sets it);
 * a long tunnel: a page talks to its server over one websocket for the whole lesson, so
   once upgraded the connection may stay quiet for an hour (``timeout tunnel 1h``);
-* health: each server is asked ``GET /_stcore/health`` every second and taken out after
-  two failures; a browser whose cookie names a server that is down, or that refuses the
-  connection, is sent to another one (``option redispatch``), where its page reconnects
-  as a new session (a student keeps their anonymous id: it is a cookie of the browser).
+* health: each server is asked ``GET /_stcore/health`` every 2 s and taken out after
+  three failures, each allowed 5 s (a server busy with a hall answers slowly; with 1 s
+  and two failures HAProxy took busy servers out and answered 503); a browser whose
+  cookie names a server that is down, or that refuses the connection, is sent to another
+  one (``option redispatch``), where its page reconnects as a new session (a student
+  keeps their anonymous id: it is a cookie of the browser).
 
 Every app server must be started with the same ``server.cookieSecret`` (Streamlit's XSRF
 token derives from it) and the same ``SUBTOK_DB_URL`` (the rooms live in the database, so
@@ -40,6 +42,7 @@ defaults
     timeout server 60s
     timeout http-request 10s
     timeout tunnel 1h
+    timeout check 5s
 
 frontend subtok
     bind $bind
@@ -50,7 +53,7 @@ backend streamlit
     cookie SRV insert indirect nocache
     option httpchk GET /_stcore/health
     http-check expect string ok
-    default-server check inter 1s fall 2 rise 2
+    default-server check inter 2s fall 3 rise 2
 $servers
 """
 
