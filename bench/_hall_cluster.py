@@ -137,7 +137,8 @@ class Cluster:
         return 0
 
     def stop(self) -> None:
-        for proc in [*self.servers.values(), *([self.proxy] if self.proxy else [])]:
+        # the proxy first: its log keeps only what happened during the lecture
+        for proc in [*([self.proxy] if self.proxy else []), *self.servers.values()]:
             if proc.poll() is None:
                 proc.terminate()
                 try:
