@@ -16,11 +16,12 @@ over `--join-over` seconds. Then, for each of `--steps` steps, the teacher
    the time from a phone's tap to the teacher's first read that has it is answer-to-tally;
 3. once every phone has answered (or after 60 s), reveals the round.
 
-In the middle step, once a third of the class has answered, app server b is killed
-(SIGKILL). Its phones reconnect through the proxy (to another server, a new session); a
-phone is back when its page is drawn again without a new student id and shows the answer
-it had sent in the open round. At the end the answers table is read: stored rows against
-the answers sent, a round's second row of one phone (a new id) a double vote.
+In the middle step, once a third of the class (and of server b's phones) has answered,
+app server b is killed (SIGKILL). Its phones reconnect through the proxy (to another
+server, a new session); a phone is back when its page is drawn again without a new
+student id and shows the answer it had sent in the open round. At the end the answers
+table is read: stored rows against the answers sent, a round's second row of one phone
+(a new id) a double vote.
 
 A room takes 90 answers per 30 s (subtok_core/rooms/limits.py), made for a class of 30;
 the app servers here take 10 x `--phones` (bench/_hall_app.py), unless `--keep-limits`.
@@ -122,10 +123,11 @@ async def teach(hall, polls, trace, phones, cluster, args, t: Teacher) -> None:
             now = time.perf_counter()
             for key in rows:
                 t.seen.setdefault(key, now)
-            if step == middle and t.killed_at is None and len(rows) * 3 >= len(phones):
+            if step == middle and t.killed_at is None and a_third(phones, rows):
                 t.on_killed = [p.n for p in phones if p.server == "b"]
                 t.killed_at, t.before_kill = time.perf_counter(), set(rows)
                 await asyncio.to_thread(cluster.kill, "b")
+                everyone = False  # its phones have to come back first
             if everyone:
                 break
             await asyncio.sleep(TALLY_EVERY)
@@ -140,6 +142,15 @@ async def teach(hall, polls, trace, phones, cluster, args, t: Teacher) -> None:
         await asyncio.to_thread(polls.reveal, round_id)
         await asyncio.sleep(1.0)  # the class reads the verdict
     hall.done = True
+
+
+def a_third(phones: list[Phone], rows: list[tuple[str, int]]) -> bool:
+    """A third of the class has answered, and a third of server b's phones (at least
+    one): the kill then cuts some phones that have answered and some that have not."""
+    answered = {sid for sid, _ in rows}
+    on_b = [p for p in phones if p.server == "b"]
+    of_b = sum(1 for p in on_b if answered.intersection(p.ids))
+    return len(answered) * 3 >= len(phones) and of_b >= max(1, len(on_b) / 3)
 
 
 def read(polls, round_ids: list[int]) -> list[tuple[str, int]]:
