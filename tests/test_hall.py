@@ -2,9 +2,10 @@
 to 2 app servers on one PostgreSQL, following 5 steps and answering each round, one server
 killed in the middle. The targets are the issue's: no answer lost, no second vote, every
 phone of the killed server back as the same student, a phone follows the teacher's step
-within 2 s (p95; SUBTOK_FOLLOW_SLACK, when set, adds seconds for a slow machine). About
-80 s on 2 cores. Needs Debian's haproxy and postgresql (.ci/haproxy and .ci/postgres
-install them as root, as CI runs)."""
+within 2 s (p95; SUBTOK_FOLLOW_SLACK, when set, adds seconds for a slow machine). One to
+1.5 minutes on 2 cores, and half a minute to a minute for the check of the bench. Needs
+Debian's haproxy and postgresql (.ci/haproxy and .ci/postgres install them as root, as CI
+runs)."""
 
 import glob
 import os
