@@ -33,16 +33,19 @@ class Tab:
         self.runs = 0  # script runs the server made for this tab, early ends included
         self.outside = 0  # elements the last run drew outside any fragment (the page's own)
 
-    async def run(self, *states: WidgetState, fragment_id: str = "") -> list[str]:
+    async def run(
+        self, *states: WidgetState, fragment_id: str = "", auto: bool = False
+    ) -> list[str]:
         """Ask for a run of the page with the widget `states` changed (a browser sends only
         the widgets it has values for; the server keeps the others), read the server's
         messages until the run has finished, and return the errors they showed. A widget
         inside an st.fragment asks, as the browser does, for a run of its fragment alone
-        (`fragment_id`: see fragment_of)."""
+        (`fragment_id`: see fragment_of); `auto`: the rerun a fragment's ``run_every``
+        asks the browser for (the server's ``auto_rerun`` message)."""
         msg = BackMsg()
         rerun = msg.rerun_script
         rerun.query_string, rerun.page_script_hash = self.query, self.page_hash
-        rerun.fragment_id = fragment_id
+        rerun.fragment_id, rerun.is_auto_rerun = fragment_id, auto
         rerun.page_name = "" if self.page_hash else self.page_name  # a deep link's first run
         rerun.widget_states.widgets.extend(states)
         await self.ws.send(msg.SerializeToString())
@@ -52,6 +55,7 @@ class Tab:
             while True:
                 fwd = ForwardMsg.FromString(await self.ws.recv())
                 kind = fwd.WhichOneof("type")
+                self.seen(fwd, kind)
                 if kind == "script_finished":
                     self.runs += 1
                     if fwd.script_finished == COMPILE_ERROR:
@@ -71,6 +75,9 @@ class Tab:
                 elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
                     errors += self._element(fwd.delta.new_element, fwd.delta.fragment_id)
                     self.outside += not fwd.delta.fragment_id
+
+    def seen(self, fwd: ForwardMsg, kind: str) -> None:
+        """Each message of a run as it comes (a subclass looks at more of them)."""
 
     def _element(self, element, fragment_id: str = "") -> list[str]:
         """Keep a keyed widget's proto by its key; an exception or st.error is an error."""
