@@ -57,6 +57,20 @@ class Teacher:
             row = conn.execute(query).mappings().first()
         return None if row is None else self._room(row)
 
+    def last_class(self, key: str) -> str | None:
+        """The code of the newest room of this teacher still kept, open, ended or expired
+        (its record can be downloaded until it is deleted), or None."""
+        if not key:
+            return None
+        query = (
+            select(rooms.c.code)
+            .where(rooms.c.teacher == key_hash(key))
+            .order_by(rooms.c.created.desc(), rooms.c.code)
+            .limit(1)
+        )
+        with self.engine.connect() as conn:
+            return conn.execute(query).scalar()
+
     def follow(self, code: str, view: dict, **lesson) -> bool:
         """Name in the room the lesson the teacher's page shows now: any of FOLLOWED
         (page, title, algorithm, corpus, corpus_print, run, link, share, step) and what
