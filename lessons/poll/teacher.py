@@ -164,10 +164,11 @@ def page_hook(url_path: str) -> None:
     try:
         if st.session_state.get(ROOM) is None:
             room()
-        if url_path not in POLL_PAGES | STUDENT_PAGES and st.session_state.get(ROOM):
+        name = url_path or pages.HOME.url_path  # the default page runs at /
+        if name not in POLL_PAGES | STUDENT_PAGES and st.session_state.get(ROOM):
             link = page_link(url_path)
-            _write((st.session_state[ROOM], url_path, link), {"kind": "page"},
-                   page=url_path, title=title_of(url_path), algorithm="", corpus="",
+            _write((st.session_state[ROOM], name, link), {"kind": "page"},
+                   page=name, title=title_of(name), algorithm="", corpus="",
                    corpus_print="", run="", link=link, share=False, step=0)  # fmt: skip
         with st.sidebar:
             heartbeat()
