@@ -2,8 +2,8 @@
 server on one database counts the same events: answers (per browser and per room),
 room-code tries (per browser, and wrong codes per server) and room creation (per browser
 and per server; "server" counts every app server of the database together). Each refusal
-is a sentence with the wait, and a log line (logger subtok.poll) the first time this
-process refuses a key in its window.
+is a sentence with the wait, and a log line (logger subtok.poll) when this process
+refuses a key it has not refused within the window's length.
 
 The numbers leave a real class far below them (30 students answering within 2 s, each
 changing their mind once, is 60 answers) and cut what a script does: answers changed at
@@ -77,7 +77,7 @@ class Window:
     ):
         self.engine, self.what, self.count, self.seconds = engine, what, count, seconds
         self.clock, self.scope, self.name = clock, scope, name or what
-        self._refused: set[str] = set()
+        self._refused: dict[str, float] = {}  # key -> when this process last logged it
         self._lock = threading.Lock()
         self._pruned = -math.inf
 
@@ -100,15 +100,14 @@ class Window:
                 if n > self.count:
                     raise _Refused(oldest + self.seconds - now)
         except _Refused as refused:
-            return self._say(key, refused.wait)
-        with self._lock:
-            self._refused.discard(key)
+            return self._say(key, refused.wait, now)
         return None
 
-    def _say(self, key: str, wait: float) -> str:
-        with self._lock:
-            first = key not in self._refused
-            self._refused.add(key)
+    def _say(self, key: str, wait: float, now: float) -> str:
+        with self._lock:  # logged once a window: a flood is one line, not thousands
+            first = now - self._refused.get(key, -math.inf) >= self.seconds
+            if first:
+                self._refused[key] = now
             if len(self._refused) > 10_000:
                 self._refused.clear()
         if first:
