@@ -172,8 +172,8 @@ def test_the_record_counts_what_the_panel_counts(monkeypatch):
     assert not at.get("arrow_vega_lite_chart")  # the tally stays hidden until Reveal
     assert "**The class so far**: 1 rounds, 3 answers." in texts(at.markdown)
     summary = [d.value for d in at.dataframe if "answered" in d.value.columns][0]
-    assert summary[["answered", "predicted the algorithm's choice"]].values.tolist() == [[3, 2]]
-    assert summary["share predicted (%)"].tolist() == [67]
+    assert summary[["answered", "predicted"]].values.tolist() == [[3, 2]]
+    assert summary["% predicted"].tolist() == [67]
     link = urlsplit(summary["link"].tolist()[0])
     assert link.path == "/bpe" and dict(parse_qsl(link.query)) == {
         "corpus": "toy:low-lower",

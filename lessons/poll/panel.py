@@ -99,6 +99,7 @@ def teacher_panel(
     beside the round and its tally, then the class's controls and record.
     `answer_of_step(trace, i)` gives the question and its answer (by default the one for
     the trace's algorithm: rooms.next_merge or rooms.next_prune)."""
+    teacher.whole_page()  # a room just opened: the page's heartbeat starts
     ask = answer_of_step or rooms.question_for(trace.algorithm)
     polls = rooms.store()
     room = teacher.room()
@@ -106,6 +107,7 @@ def teacher_panel(
         start_room(page_name, trace, i, corpus)
         return
     follow(page_name, trace, i, corpus)
+    teacher.keep_cookie()  # a reload, a second tab, another page find the room again
     room = polls.join(room.code)  # as followed
     # the code and link, the QR code, the round: side by side (stacked on a phone)
     left, middle, right = st.columns([5, 5, 4] if presenting() else [4, 3, 6], gap="medium")
@@ -124,7 +126,7 @@ def teacher_panel(
                 args=(room.code, question),
                 type="primary",
             )
-        if current is not None:
+        if current is not None and current.run == room.run:  # this lesson's round
             live_results(page_name, room.code)
     class_controls(room, page_name)
 

@@ -16,6 +16,7 @@ from lessons.poll import teacher
 from lessons.ui.keys import widget_key
 from subtok_core import rooms
 
+RECORD_EVERY = 3  # seconds between two readings of the record: it follows the tally
 ANSWER_COLUMNS = {  # the CSV's headers, from subtok_core.rooms.report's fields
     "time": "time (UTC)",
     "page": "lesson page",
@@ -58,18 +59,18 @@ def summary_table(code: str) -> pd.DataFrame:
         [
             {
                 "round": r["round"],
-                "lesson page": r["page"],
+                "page": r["page"],
                 "step": r["step"],
                 "question": r["question"],
                 "answered": r["answered"],
-                "predicted the algorithm's choice": r["predicted"],
-                "share predicted (%)": None if r["share"] is None else round(100 * r["share"]),
+                "predicted": r["predicted"],
+                "% predicted": None if r["share"] is None else round(100 * r["share"]),
                 "link": base + r["link"],
             }
             for r in rows
         ],
-        columns=["round", "lesson page", "step", "question", "answered",
-                 "predicted the algorithm's choice", "share predicted (%)", "link"],
+        columns=["round", "page", "step", "question", "answered", "predicted", "% predicted",
+                 "link"],
     )  # fmt: skip
     return table
 
@@ -106,8 +107,11 @@ def class_controls(room: rooms.Room, page_name: str) -> None:
     class_record(room.code, page_name)
 
 
+@st.fragment(run_every=RECORD_EVERY)
 def class_record(code: str, page_name: str) -> None:
-    """The summary of the rounds (hardest first) and the two downloads."""
+    """The summary of the rounds (hardest first) and the two downloads, read again every
+    RECORD_EVERY seconds (this part only; a download's address stays the same while its
+    content does)."""
     answers = answers_table(code)
     summary = summary_table(code)
     st.markdown(f"**The class so far**: {len(summary)} rounds, {len(answers)} answers.")
@@ -115,7 +119,16 @@ def class_record(code: str, page_name: str) -> None:
         st.dataframe(
             summary,
             hide_index=True,
-            column_config={"link": st.column_config.LinkColumn("link", display_text="open")},
+            column_config={
+                "link": st.column_config.LinkColumn("link", display_text="open"),
+                "predicted": st.column_config.NumberColumn(
+                    help="how many students gave the algorithm's choice"
+                ),
+                "% predicted": st.column_config.NumberColumn(
+                    help="the share of those who answered (empty: nobody answered); the "
+                    "hardest rounds come first"
+                ),
+            },
         )
     left, right = st.columns(2)
     left.download_button(

@@ -37,6 +37,7 @@ ROOM = "poll_teacher_room"  # session: the code of its open room ("": none known
 WRITTEN = "poll_teacher_written"  # session: what this session last wrote to the room
 BEAT = "poll_teacher_beat"  # session: when this session last wrote the heartbeat
 COOKIE_SET = "poll_teacher_cookie"  # session: the cookie was written in this session
+WHOLE = "poll_teacher_whole"  # session: a room just opened, in a fragment: run the page
 HEARTBEAT = 15  # seconds between two heartbeats of an open teacher's page
 POLL_PAGES = {"bpe", "wordpiece", "unigram"}  # pages whose step view calls follow_lesson
 STUDENT_PAGES = {"join"}  # a teacher trying the students' page does not move the class
@@ -72,6 +73,16 @@ def remember(token: str) -> None:
     )
 
 
+def keep_cookie() -> None:
+    """Write the key's cookie once a session while it has a room (with a fresh max-age):
+    from the heartbeat, or from the panel that opened the room (a fragment's rerun, which
+    does not pass through app.py)."""
+    key = st.session_state.get(KEY)
+    if key and st.session_state.get(ROOM) and not st.session_state.get(COOKIE_SET):
+        remember(key)
+        st.session_state[COOKIE_SET] = True
+
+
 def room() -> rooms.Room | None:
     """The open room of this browser's teacher (None: no key, or no open room)."""
     key = teacher_key()
@@ -90,10 +101,19 @@ def room() -> rooms.Room | None:
 
 
 def opened(code: str) -> None:
-    """The teacher opened room `code`: this session knows it (the key's cookie follows)."""
+    """The teacher opened room `code`: this session knows it (the key's cookie follows),
+    and the next run is the whole page's, so that the sidebar's heartbeat starts."""
     st.session_state[ROOM] = code
+    st.session_state[WHOLE] = True
     st.session_state.pop(WRITTEN, None)
     st.session_state.pop(COOKIE_SET, None)
+
+
+def whole_page() -> None:
+    """A room just opened in a fragment's run (the panel): rerun the whole page, which
+    starts the heartbeat (app.py's page_hook)."""
+    if st.session_state.pop(WHOLE, False):
+        st.rerun(scope="app")
 
 
 def forget_written() -> None:
@@ -183,9 +203,7 @@ def heartbeat() -> None:
     key = teacher_key()
     if not key:
         return
-    if not st.session_state.get(COOKIE_SET) and st.session_state.get(ROOM):
-        remember(key)  # with a fresh max-age, each session once
-        st.session_state[COOKIE_SET] = True
+    keep_cookie()
     now = time.time()
     if now - st.session_state.get(BEAT, 0.0) >= HEARTBEAT:
         st.session_state[BEAT] = now
