@@ -107,7 +107,6 @@ def teacher_panel(
         start_room(page_name, trace, i, corpus)
         return
     follow(page_name, trace, i, corpus)
-    teacher.keep_cookie()  # a reload, a second tab, another page find the room again
     room = polls.join(room.code)  # as followed
     # the code and link, the QR code, the round: side by side (stacked on a phone)
     left, middle, right = st.columns([5, 5, 4] if presenting() else [4, 3, 6], gap="medium")

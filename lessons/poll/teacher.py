@@ -35,6 +35,7 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what secrets.token_urlsafe gives
 KEY = "poll_teacher_key"  # session: this browser's teacher key (the cookie's, or a new one)
 ROOM = "poll_teacher_room"  # session: the code of its open room ("": none known)
 WRITTEN = "poll_teacher_written"  # session: what this session last wrote to the room
+SHARED = "poll_teacher_shared"  # session: (code, corpus, share) as this session wrote them
 BEAT = "poll_teacher_beat"  # session: when this session last wrote the heartbeat
 COOKIE_SET = "poll_teacher_cookie"  # session: the cookie was written in this session
 WHOLE = "poll_teacher_whole"  # session: a room just opened, in a fragment: run the page
@@ -74,11 +75,12 @@ def remember(token: str) -> None:
 
 
 def keep_cookie() -> None:
-    """Write the key's cookie once a session while it has a room (with a fresh max-age):
-    from the heartbeat, or from the panel that opened the room (a fragment's rerun, which
-    does not pass through app.py)."""
+    """Write the key's cookie while this session has a room: at every run until the browser
+    sends it back (a reload), and once a session after that (a fresh max-age)."""
     key = st.session_state.get(KEY)
-    if key and st.session_state.get(ROOM) and not st.session_state.get(COOKIE_SET):
+    if not key or not st.session_state.get(ROOM):
+        return
+    if browser_cookies().get(COOKIE) != key or not st.session_state.get(COOKIE_SET):
         remember(key)
         st.session_state[COOKIE_SET] = True
 
@@ -119,11 +121,12 @@ def whole_page() -> None:
 def forget_written() -> None:
     """The next run writes the room again (its view changed: shared or not)."""
     st.session_state.pop(WRITTEN, None)
+    st.session_state.pop(SHARED, None)
 
 
 def forget() -> None:
     """The room ended or expired: this session no longer knows it."""
-    for name in (ROOM, WRITTEN):
+    for name in (ROOM, WRITTEN, SHARED):
         st.session_state.pop(name, None)
 
 
@@ -157,14 +160,19 @@ def follow_lesson(page: str, trace, i: int, corpus: str, run: str, link: str, de
     signature = (st.session_state.get(ROOM), page, run, int(i), link, corpus)
     if st.session_state.get(WRITTEN) == signature:
         return
-    current = room()
-    if current is None:
-        return
-    share = current.share if current.corpus == corpus else None
+    known = st.session_state.get(SHARED)  # (code, corpus, share) this session wrote last
+    if known is not None and known[:2] == (signature[0], corpus):
+        share = known[2]  # a step or a setting changed: no need to read the room
+    else:
+        current = room()
+        if current is None:
+            return
+        share = current.share if current.corpus == corpus else None
     corpus_print, share, view = details(share)
     _write(signature, view, page=page, title=title_of(page), algorithm=trace.algorithm,
            corpus=corpus, corpus_print=corpus_print, run=run, link=link, share=share,
            step=int(i))  # fmt: skip
+    st.session_state[SHARED] = (signature[0], corpus, share)
 
 
 def page_link(url_path: str) -> str:
