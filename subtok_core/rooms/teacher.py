@@ -103,6 +103,26 @@ class Teacher:
             )
         return True
 
+    def move(self, code: str, step: int, view: dict) -> None:
+        """The teacher's page is on `step` now, and phones show `view` of it ({}: nothing
+        of the corpus). A round open on another step closes: the class has moved on."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(rooms)
+                .where(rooms.c.code == code)
+                .values(step=int(step), view=json.dumps(view))
+            )
+            conn.execute(
+                update(rounds)
+                .where(rounds.c.room == code, rounds.c.state == "open", rounds.c.step != step)
+                .values(state="closed")
+            )
+
+    def share_words(self, code: str, share: bool) -> None:
+        """Whether phones are shown the corpus's words (the teacher's choice for an upload)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(rooms).where(rooms.c.code == code).values(share=bool(share)))
+
     def seen(self, code: str) -> None:
         """The teacher's page is open now (the heartbeat)."""
         with self.engine.begin() as conn:
