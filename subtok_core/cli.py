@@ -316,7 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_ERROR
     try:
-        args.run(args)
+        status = args.run(args)  # a command may return its own status (check: 1, different)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
@@ -326,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as err:
         print(f"error: {err.strerror or err}.", file=sys.stderr)
         return EXIT_ERROR
-    return 0
+    return status if isinstance(status, int) else 0
 
 
 def _silence_stdout() -> None:

@@ -24,12 +24,15 @@ from collections.abc import Mapping
 
 from . import registry
 from .corpus import WordCounts
+from .entry import Algorithm
 from .measure.tokenized import BYTES_SHOWN, Tokenized, tokenize_with
 from .pretrained import LABELS as PRETRAINED_LABELS
 from .records import Encoded, Progress
 from .tokenizer import tokenizer, unknown_id  # noqa: F401  (compare.unknown_id)
 
 KINDS = tuple(name for name, algo in registry.ALGORITHMS.items() if algo.for_compare)
+# shown as their lesson page last trained them in the session (SaGe), not trained here
+FROM_PAGE = tuple(name for name, algo in registry.ALGORITHMS.items() if algo.compare_from_page)
 PRETRAINED = tuple(registry.PRETRAINED)
 LABELS = {**registry.LABELS, **{name: PRETRAINED_LABELS[name] for name in PRETRAINED}}
 MIN_KINDS, MAX_KINDS = 2, 6
@@ -93,8 +96,11 @@ def _unknown_sentence(unknown: list[str], known: tuple[str, ...]) -> str:
     if any(k.startswith(("hf:", "upload:")) for k in unknown):
         why = "an uploaded tokenizer.json stays with the browser session that uploaded it; "
         return f"{said} this page has: {why}upload it again."
-    if "sage" in unknown:
-        return f"{said} this page has yet: SaGe joins once the SaGe page has trained one."
+    later = [registry.LABELS[k] for k in unknown if k in FROM_PAGE]
+    if later:
+        return (
+            f"{said} this page has yet: {later[0]} joins once the {later[0]} page has trained one."
+        )
     return f"{said} this page has (choose from {', '.join(known)})."
 
 
@@ -104,6 +110,16 @@ def train(kind: str, wc: WordCounts, vocab_size: int, progress: Progress = None)
         raise ValueError(f"Unknown tokenizer {kind!r}; choose from {', '.join(KINDS)}.")
     algo = registry.get(kind)
     return algo.model_at(algo.for_compare(wc, vocab_size, progress))
+
+
+def entry(kind: str) -> Algorithm | None:
+    """The registry entry of the tokenizer `kind`, if it is an algorithm of ours (None for
+    a pretrained or uploaded tokenizer): what a page asks of it rather than its name.
+
+    >>> entry("unigram").paper_002, entry("cl100k_base")
+    ('unigram LM', None)
+    """
+    return registry.ALGORITHMS.get(kind)
 
 
 def cli_command(kind: str, corpus_name: str, vocab_size: int, split_punct: bool = False) -> str:

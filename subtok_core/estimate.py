@@ -136,27 +136,6 @@ def slice_size(
     return max(1, round(n_chars * fraction)), max(1, round(n_types * fraction**beta))
 
 
-def slice_seconds(
-    algorithm: str,
-    n_chars: int,
-    n_types: int,
-    size: int,
-    fraction: float,
-    *,
-    path: str | Path = SCALING_FILE,
-) -> float:
-    """The estimate for the first `fraction` of a corpus (see slice_size).
-
-    >>> whole = slice_seconds("bpe", 3_000_000, 70_000, 8000, 1.0)
-    >>> whole == estimate_seconds("bpe", 3_000_000, 70_000, 8000)
-    True
-    >>> slice_seconds("bpe", 3_000_000, 70_000, 8000, 0.25) < whole
-    True
-    """
-    chars, types = slice_size(n_chars, n_types, fraction, path=path)
-    return estimate_seconds(algorithm, chars, types, size, path=path)
-
-
 def wall_seconds(seconds: Sequence[float], workers: int) -> float:
     """How long runs taking `seconds` each last together on `workers` processors, when
     each run, in order, goes to the first processor free: so the pool of

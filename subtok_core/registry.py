@@ -28,8 +28,9 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .entry import Algorithm
 from .pretrained import BUILTIN, Pretrained, hf
-from .records import Algorithm, Trace
+from .records import Trace
 
 # the algorithms, in the order the lab lists them: each the name of its package
 NAMES = ("bpe", "wordpiece", "unigram", "sage", "bytebpe")

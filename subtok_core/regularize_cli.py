@@ -32,10 +32,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from . import bytebpe, export, limits, registry
-from .bpe import dropout
+from . import export, limits, registry
 from .sampling import text_words
-from .unigram import nbest
 
 OPTIONS = ("dropout", "nbest", "alpha", "samples", "seed")
 
@@ -89,22 +87,17 @@ def run(args: argparse.Namespace, text: str) -> None:
     mode = _mode(args)
     model = export.load_model(args.model)
     algo = registry.of_model(model)
-    needed = ("bpe", "bytebpe") if mode == "dropout" else ("unigram",)
-    if algo.name not in needed:
+    sampler = getattr(algo.sampling, mode)  # each mode is a field of records.Sampling
+    if sampler is None:
         raise ValueError(_wrong_model(mode, algo.label))
     samples = 1 if args.samples is None else args.samples
     seed = 0 if args.seed is None else args.seed
     if mode == "nbest":
-        _print_nbest(model, text, args.nbest, args.json)
+        _print_nbest(model, text, args.nbest, args.json, sampler)
         return
-    if mode == "dropout" and algo.name == "bytebpe":  # pieces in GPT-2 letters (Ġ: a space)
-        drawn = bytebpe.dropout_samples(model, text, args.dropout, samples, seed)
-    elif mode == "dropout":
-        drawn = dropout.samples(model, text, args.dropout, samples, seed)
-    else:
-        drawn = nbest.samples(model, text, args.alpha, samples, seed)
+    value = args.dropout if mode == "dropout" else args.alpha
+    drawn = sampler(model, text, value, samples, seed)
     if args.json:
-        value = args.dropout if mode == "dropout" else args.alpha
         data = {mode: value, "seed": seed, "samples": [list(s) for s in drawn]}
         print(json.dumps(data, ensure_ascii=False))
         return
@@ -155,9 +148,10 @@ def _wrong_model(mode: str, label: str) -> str:
     )
 
 
-def _print_nbest(model, text: str, n: int, as_json: bool) -> None:
-    """Per word, its n best segmentations: log P and the share of the word's probability."""
-    words = [(word, nbest.nbest(model, word, n)) for word in text_words(text, model.split_punct)]
+def _print_nbest(model, text: str, n: int, as_json: bool, best_of) -> None:
+    """Per word, its n best segmentations (``best_of(model, word, n)``, the algorithm's
+    ``Sampling.nbest``): log P and the share of the word's probability."""
+    words = [(word, best_of(model, word, n)) for word in text_words(text, model.split_punct)]
     if as_json:
         data = {
             "nbest": n,

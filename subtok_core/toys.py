@@ -33,7 +33,7 @@ def settings(name: str) -> dict[str, str | int]:
     """
     if not corpus.is_toy(name) or name not in corpus.toy_names():
         return {}
-    found = dict(corpus.toy_entry(name).get("settings", {}))
+    found = dict(corpus.builtin.toy_entry(name).get("settings", {}))
     for key, value in found.items():
         if key not in KINDS or not isinstance(value, KINDS[key]):
             raise ValueError(f"subtok_core/data/toys.toml: {name} has a setting {key} = {value!r}.")
@@ -51,7 +51,7 @@ def as_in(name: str, used: dict[str, object]) -> str | None:
     page uses) that is the source's own and has words in ``[NAME.as_in]``; None if none."""
     if not settings(name):
         return None
-    said = corpus.toy_entry(name).get("as_in", {})
+    said = corpus.builtin.toy_entry(name).get("as_in", {})
     own = settings(name)
     by_source: dict[str, list[str]] = {}  # "003: a" and "003: b" read "003: a, and b"
     for key, value in used.items():

@@ -7,8 +7,12 @@ would), so exactly the runs the page asks for are trained and kept on disk
 (subtok_core.diskcache), and with them the tables the page derives (measures, chart specs,
 a vocabulary's health: lessons.ui.store.derived); a server started afterwards with the same
 cache setting reads them instead of computing them. Per page it says which runs it trained
-and read, and how many tables of each kind it computed and read. Streamlit is imported
-only when the command runs: the rest of the core never needs it.
+and read, and how many tables of each kind it computed and read.
+
+This module is the command's core half and imports no Streamlit: its arguments, the
+addresses to open, what the store says it trained, the report. Opening a page is the app's
+half, lessons/warm.py beside app.py, loaded from the app the command was given (which pages
+train runs comes from there too, the app's lessons/pages.py).
 
 >>> lessons = ("bpe", "compare")
 >>> page_and_query("/bpe?corpus=toy:low-lower&marker=eow&merges=4", lessons)
@@ -21,17 +25,18 @@ ValueError: /notes trains nothing to keep; subtok warm opens /bpe and /compare.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from urllib.parse import parse_qsl, urlsplit
 
 TRAINS_NOTHING = ("", "home", "notes", "join")  # the app's pages with no run to warm
 DEFAULT_TIMEOUT = 3600.0  # seconds one page may take (the paper's SaGe settings: minutes)
-BARE_MODE_LOGGER = "streamlit.runtime.scriptrunner_utils.script_run_context"
 HELP = (
     "open pages headlessly so that their runs are trained and kept in the disk cache (needs "
     "the app: a clone of the repository, or --app PATH; a wheel installs no app)"
@@ -66,21 +71,30 @@ def add(commands) -> None:
     warm.set_defaults(run=run)
 
 
-def app_pages(app: Path) -> dict[str, str]:
-    """The pages beside `app` that train runs, by address: /NAME -> its file
-    (lessons/NAME/page.py), from the app's own list of pages (lessons/pages.py, plain
-    data); home, notes and the poll's join page train nothing."""
-    import importlib.util
+RUNNER = Path("lessons") / "warm.py"  # the app's half, relative to app.py
+_RUNNERS: dict[Path, ModuleType] = {}  # loaded once per app
 
-    spec = importlib.util.spec_from_file_location("_app_pages", app.parent / "lessons" / "pages.py")
-    listed = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(listed)
-    return {p.url_path: p.file for p in listed.PAGES if p.trains}
+
+def runner(app: Path) -> ModuleType:
+    """The app's half of the command (lessons/warm.py beside `app`), loaded from that file;
+    the app's own directory goes on sys.path (once), as app.py imports lessons/ from it."""
+    if str(app.parent) not in sys.path:
+        sys.path.insert(0, str(app.parent))
+    path = app.parent / RUNNER
+    if not path.is_file():
+        raise ValueError(f"The app at {app} has no {RUNNER.as_posix()} to open its pages with.")
+    if path not in _RUNNERS:
+        spec = importlib.util.spec_from_file_location("_subtok_warm_runner", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _RUNNERS[path] = module
+    return _RUNNERS[path]
 
 
 def lesson_pages(app: Path) -> tuple[str, ...]:
-    """The addresses of the pages beside `app` that train runs (see app_pages)."""
-    return tuple(sorted(app_pages(app)))
+    """The addresses of the pages beside `app` that train runs (the app's list of pages,
+    read by its runner); home, notes and the poll's join page train nothing."""
+    return tuple(sorted(runner(app).lesson_pages()))
 
 
 def page_and_query(url: str, lessons: tuple[str, ...]) -> tuple[str, dict[str, str | list[str]]]:
@@ -158,28 +172,14 @@ class _StoreLog(logging.Handler):
             print(f"  note: {record.getMessage()}", file=sys.stderr)
 
 
-def _errors_only(record: logging.LogRecord) -> bool:
-    return record.levelno >= logging.ERROR
-
-
 def open_page(app: Path, page: str, query: dict, timeout: float, collected: _StoreLog) -> Outcome:
-    """Run app.py with the address's parameters, then the page, as a first request does."""
-    from streamlit.testing.v1 import AppTest
-
+    """Open the page (the app's runner does), collecting what the store says meanwhile."""
     collected.outcome = outcome = Outcome()
     began = time.perf_counter()
-    at = AppTest.from_file(str(app), default_timeout=timeout)
-    for key, value in query.items():
-        at.query_params[key] = value
-    try:
-        at.run()
-        at.switch_page(app_pages(app)[page]).run()
-    except RuntimeError:  # AppTest's timeout: it has stopped the page
-        outcome.errors.append(f"the page did not finish within {timeout:g} s (see --timeout)")
+    warnings, errors = runner(app).open_page(app, page, query, timeout)
     outcome.seconds = time.perf_counter() - began
-    outcome.warnings += [element.value for element in at.warning]
-    outcome.errors += [element.value for element in at.error]
-    outcome.errors += [str(element.value) for element in at.exception]
+    outcome.warnings += warnings
+    outcome.errors += errors
     return outcome
 
 
@@ -214,28 +214,22 @@ def run(args: argparse.Namespace) -> None:
     lessons = lesson_pages(app)
     urls = wanted(args, app)
     pages = [(url, *page_and_query(url, lessons)) for url in urls]  # a bad one: refused
-    if str(app.parent) not in sys.path:  # app.py imports lessons/ from its own directory
-        sys.path.insert(0, str(app.parent))
     print(f"Cache: {cache.directory} (at most {cache.max_bytes / 2**20:,.0f} MB)")
     logger = logging.getLogger("subtok_core")
     collected, level = _StoreLog(), logger.level
     logger.addHandler(collected)  # the app then adds no handler of its own (trace_store)
     logger.setLevel(logging.INFO)
-    # AppTest's bare mode warns of a missing script context on every page: no news here
-    # (a filter: Streamlit sets its loggers' levels again when it loads its config)
-    bare = logging.getLogger(BARE_MODE_LOGGER)
-    bare.addFilter(_errors_only)
     failed = 0
     try:
-        for url, page, query in pages:
-            print(url)
-            outcome = open_page(app, page, query, args.timeout, collected)
-            report(outcome)
-            failed += bool(outcome.errors)
+        with runner(app).quiet():  # AppTest's own chatter, which is no news here
+            for url, page, query in pages:
+                print(url)
+                outcome = open_page(app, page, query, args.timeout, collected)
+                report(outcome)
+                failed += bool(outcome.errors)
     finally:
         logger.removeHandler(collected)
         logger.setLevel(level)
-        bare.removeFilter(_errors_only)
     if failed:
         raise ValueError(f"{failed} of {len(pages)} pages showed an error (see above).")
 

@@ -19,7 +19,7 @@ from subtok_core.store import Store
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))  # lessons/, as the app imports it
-from lessons.sage import views  # noqa: E402
+from lessons.sage import closeup  # noqa: E402
 from lessons.ui.store import TraceStore, fingerprint, trace_store  # noqa: E402
 from lessons.ui.tables import style_status  # noqa: E402
 
@@ -133,6 +133,44 @@ def test_two_sessions_on_different_corpora_each_see_their_own_step():
         assert pairs(at.run()) == [f"({a}, {b})" for a, b, _count in table]
 
 
+def test_two_sessions_typing_the_same_text_share_one_run_and_another_text_trains_its_own():
+    """Each session builds its own word counts from the text it typed: equal values held by
+    other objects. The run's key is made from their value (subtok_core.keys), so the second
+    session is served the run the first one trained; a third text trains its own."""
+    from subtok_core.store import TABLE
+
+    def trainings() -> int:  # the runs the store computed, not the tables (chart specs)
+        counted = trace_store().counted("computed")
+        return sum(n for kind, n in counted.items() if not kind.startswith(TABLE))
+
+    def typed(text: str) -> AppTest:
+        at = open_page(
+            "lessons/bpe/page.py", corpus="text:your own", marker="eow", merges="10", step="2"
+        )
+        at.text_area(key="bpe_text").set_value(text).run()
+        assert not at.exception, at.exception
+        return at
+
+    def pairs(at: AppTest) -> list[str]:
+        return list(next(df.value for df in at.dataframe if "pair" in df.value.columns)["pair"])
+
+    def expected(text: str) -> list[str]:  # the core's run on the text, step 2's pairs
+        trace = bpe.trace_bpe(corpus.from_text(text), merges=10, marker="eow")
+        return [f"({a}, {b})" for a, b, _count in trace.steps[1].pair_table]
+
+    text, other = "low low lower lowest newest widest", "hug pug pun bun hugs"
+    trace_store().clear()
+    start = trainings()
+    first = typed(text)
+    trained = trainings()
+    assert trained == start + 2  # the page's own text on opening, then the typed one
+    second = typed("".join(list(text)))  # the same text, another string
+    assert trainings() == trained  # both runs served from the store
+    third = typed(other)
+    assert trainings() == trained + 1
+    assert pairs(first) == pairs(second) == expected(text) != expected(other) == pairs(third)
+
+
 def test_the_store_names_the_run_it_keeps_and_nothing_else():
     store = TraceStore(budget_bytes=10_000)
     run = store.get("abc", lambda report: ["a run"])
@@ -149,7 +187,7 @@ def test_the_store_names_the_run_it_keeps_and_nothing_else():
 def test_the_sample_at_a_step_made_from_an_earlier_step_is_the_one_made_from_scratch():
     sentences = sage.sample_sentences("sample:crime")
     trace = sage.trace_sage(sentences, sage.SageSettings(vocab_size=150, k=10, M=20))
-    states = views._States()
+    states = closeup._States()
     last = len(trace.steps) + 1
     for step in (2, 1, 3, last, 2):  # from scratch, then from the nearest earlier one
         made = states.at(trace, sentences, step)

@@ -59,7 +59,7 @@ def test_a_byte_level_exercise_takes_its_settings():
 
 def test_bad_merges_are_an_error_and_the_page_goes_on():
     at = paste(open_page("lessons/check/page.py", data="exercise:runs"), "a b c\n")
-    assert at.error and "Line 1 of the merges" in at.error[0].value
+    assert at.error and "none of the formats the checker reads" in at.error[0].value
     assert any("Exercise corpora" in s.value for s in at.header)
 
 
@@ -72,7 +72,7 @@ def test_every_exercise_has_a_zip_with_its_answer_keys():
     names = zipfile.ZipFile(io.BytesIO(exercise_zip("runs"))).namelist()
     assert sorted(names) == sorted(
         ["runs/corpus.txt", "runs/merges-first.txt", "runs/merges-lex.txt",
-         "runs/merges-tokenizers.txt", "runs/README.txt"]
+         "runs/merges-greatest.txt", "runs/merges-tokenizers.txt", "runs/README.txt"]
     )  # fmt: skip
     key = zipfile.ZipFile(io.BytesIO(exercise_zip("runs"))).read("runs/merges-first.txt")
     assert key.decode().splitlines()[1:3] == ["a a", "a b"]  # by hand: (a, a) 13, then (a, b) 8
@@ -162,4 +162,26 @@ def test_the_check_shows_its_phases_in_a_status():
     assert [(s.label, s.proto.state) for s in at.get("status")] == [
         ("Your merges could not be checked.", StatusProto.ERROR)
     ]
-    assert at.error and "Line 1 of the merges" in at.error[0].value
+    assert at.error and "none of the formats the checker reads" in at.error[0].value
+
+
+def test_auto_names_cs336s_rule_and_the_evidence_is_shown():
+    """The ties exercise trained by a textbook loop that breaks ties as CS336 does (the
+    greater pair): under the default rule 'auto' the page says the list is identical and
+    names CS336's rule; under 'first' the cause is a tie, with the re-trainings in a table."""
+    from test_check import textbook, words
+
+    from subtok_core.check import exercises
+
+    def greatest(table):
+        return max(table, key=lambda p: (table[p], p))
+
+    merges = textbook(words(exercises.load("ties")), 12, pick=greatest)
+    text = "".join(f"{a} {b}\n" for a, b in merges)
+    at = paste(open_page("lessons/check/page.py", data="exercise:ties"), text)
+    assert at.success and "CS336's rule (greatest pair)" in at.success[0].value
+    at = paste(open_page("lessons/check/page.py", data="exercise:ties", rule="first"), text)
+    assert "Cause: tie." in " ".join(i.value for i in at.info)
+    evidence = at.dataframe[1].value
+    named = evidence[evidence["mark"] != ""]
+    assert named["cause"].tolist() == ["tie"] and named["your merges matched"].tolist() == [12]

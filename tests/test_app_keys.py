@@ -40,12 +40,15 @@ SHARED = (
 PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by every page
     **dict.fromkeys(SHARED),
     "ui/cached.py": None,  # page caches: no widgets
+    "ui/shipped.py": None,  # a shipped corpus's lines, cached: no widgets
     "ui/compat.py": None,  # Streamlit internals: no widgets
+    "warm.py": None,  # `subtok warm`'s headless page runner: no widgets
     "bpe/page.py": "bpe",
     "bytebpe/page.py": "bytebpe",
     "bytebpe/views.py": "bytebpe",
     "bytebpe/replay.py": "bytebpe",
     "wordpiece/page.py": "wordpiece",
+    "wordpiece/encode.py": "wordpiece",
     "unigram/page.py": "unigram",
     "unigram/controls.py": "unigram",
     "unigram/views.py": "unigram",
@@ -53,6 +56,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "unigram/seed.py": "unigram",
     "compare/page.py": "compare",
     "compare/views.py": "compare",
+    "compare/languages.py": "compare",
     "compare/paper.py": "compare",
     "compare/models.py": "compare",
     "compare/measures.py": "compare",
@@ -61,6 +65,9 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "sage/results.py": "sage",
     "sage/paper.py": "sage",
     "sage/runs.py": "sage",
+    "sage/latest.py": "sage",
+    "sage/controls.py": "sage",
+    "sage/closeup.py": "sage",
     "home/page.py": "home",
     "poll/page.py": "join",
     "check/page.py": "check",
@@ -73,6 +80,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "notes/page.py": "notes",
     "ui/regularize.py": None,  # panels of /bpe and /unigram, keyed by the prefix they get
     "ui/export.py": None,  # the tokenizer.json export, keyed by the page it gets
+    "ui/upload.py": None,  # an uploaded file read once per server: no widgets
     "ui/estimate.py": None,  # an upload's time estimate and slices, keyed by the page it gets
     "ui/a11y.py": None,  # contrast CSS and chart sentences: no widgets
     "ui/escape.py": None,  # escaping a user's text: no widgets
@@ -81,23 +89,11 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "vocab/card.py": "vocab",
     "vocab/chat.py": "vocab",
     "vocab/data.py": "vocab",
+    "vocab/health.py": "vocab",
 }
-MADE_BY_HELPER = {
-    "ui/chips.py",
-    "ui/tables.py",
-    "ui/merge_lesson.py",
-    "bpe/page.py",
-    "bytebpe/page.py",
-    "bytebpe/views.py",
-    "bytebpe/replay.py",
-    "wordpiece/page.py",
-    "unigram/page.py",
-    "unigram/controls.py",
-    "unigram/lattice.py",
-    "compare/page.py",
-    "compare/models.py",
-    "compare/measures.py",
-}
+# every file: each key not bound to the address is made by widget_key (a session key too
+# keeps its exact string that way: widget_key("sage", "upload") is "sage_upload")
+MADE_BY_HELPER = set(PAGE_OF)
 ANY = "{}"  # a part of a key computed when the page runs
 
 

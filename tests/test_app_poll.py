@@ -7,6 +7,7 @@ low/lower/newest/widest with </w>, merge 3 is "est </w>" (6 + 3 = 9 times), merg
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -63,11 +64,6 @@ def answer(at: AppTest, pick: str = "", typed: str = "") -> AppTest:
 
 def texts(elements) -> list[str]:
     return [e.value for e in elements]
-
-
-def typed_tables(at: AppTest) -> list:
-    """The tables of typed answers on the panel (answer, count), not the class's summary."""
-    return [d.value for d in at.dataframe if list(d.value.columns) == ["answer", "count"]]
 
 
 def open_room_and_round(at: AppTest) -> str:
@@ -156,10 +152,11 @@ def test_a_typed_answer_is_a_count_until_the_teacher_shows_it_as_plain_text():
     assert list(frame["answer"]) == [results.OTHER]  # what the projector's chart shows
     assert "bpe_poll_typed" not in [t.key for t in teach.toggle]  # hidden tally: no words
     teach.toggle(key=f"bpe_poll_live_{code}").set_value(True).run()
-    assert not typed_tables(teach)
+    assert not any("poll-typed" in m.value for m in teach.markdown)
     teach.toggle(key="bpe_poll_typed").set_value(True).run()
-    assert [list(t["answer"]) for t in typed_tables(teach)] == [[SCRIPT]]  # plain text, asked
     html = [m.value for m in teach.markdown if m.proto.allow_html]
+    (table,) = [value for value in html if "poll-typed" in value]  # on request
+    assert f"<td>{escape(SCRIPT)}</td><td>1</td>" in table  # as the text typed
     assert not any("<script" in value for value in html)
     typed = results.answers_frame(rooms.store().tally(current.id), current, show_typed=True)
     assert answers_chart(typed).to_dict()["datasets"]  # an answer is data for Vega
@@ -265,3 +262,22 @@ def test_a_room_code_in_lowercase_in_the_address_is_tried_once_not_at_every_reru
         pupil.run()
     assert not any("Too many" in e for e in texts(pupil.error)), texts(pupil.error)
     assert f"Room {code}" in " ".join(texts(pupil.caption))
+
+
+@pytest.mark.parametrize(
+    ("page", "poll"),
+    [("bpe", True), ("wordpiece", True), ("unigram", True), ("bytebpe", False)],
+)
+def test_the_class_poll_button_beside_the_step_controls(page: str, poll: bool):
+    """Every lesson with a class poll has its button beside the step controls (and its key
+    in Keys); pressing it unfolds the poll, whose panel offers to open a room."""
+    at = open_page(f"lessons/{page}/page.py", step="1")
+    jump = [b for b in at.button if b.key == f"{page}_poll_jump"]
+    keys = " ".join(m.value for m in at.markdown if "| key | does |" in m.value)
+    assert bool(jump) == poll and ("Alt+Q" in keys) == poll
+    if not poll:
+        return
+    assert not [b for b in at.button if b.key == f"{page}_poll_start"]  # folded, not run
+    jump[0].click().run()
+    assert at.session_state[f"{page}_class_poll_open"] is True
+    assert [b for b in at.button if b.key == f"{page}_poll_start"]  # the panel runs

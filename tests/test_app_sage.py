@@ -207,3 +207,16 @@ def test_stop_during_the_controls_ends_the_page_and_each_run_finishes_once(monke
     again = sage_page()  # a second session: SaGe's run from the store, the controls anew
     assert "of 5 seeds" in markdown(again)
     assert sorted(finished, key=str) == sorted(every, key=str)  # each one finished once
+
+
+def test_choosing_another_sample_starts_over_before_the_first_step():
+    """As on the other lessons (lessons.ui.corpus.corpus_select): step 2 of the crime
+    sample's run means nothing on Lee's, so the new sample's run opens at step 0."""
+    at = sage_page(**SPLIT)
+    assert at.slider(key="step").value == 2
+    at.number_input(key="lines").set_value(20).run()
+    assert at.slider(key="step").value == 2  # another setting keeps the step
+    at.selectbox(key="corpus").set_value("sample:lee").run()
+    assert not at.exception, at.exception
+    assert at.slider(key="step").value == 0
+    assert dict(at.query_params).get("step") in (None, "0", ["0"])  # the address follows

@@ -13,21 +13,11 @@ import pytest
 from apptools import APP, open_page
 from streamlit.testing.v1 import AppTest
 
+from lessons.sage.latest import LATEST
 from subtok_core import compare, corpus, sage
 from subtok_core import measure as metrics
 from subtok_core.unigram.seed import SEEDS
 
-LESSONS = [
-    "ui/chips.py",
-    "ui/tables.py",
-    "ui/merge_lesson.py",
-    "ui/corpus.py",
-    "ui/steps.py",
-    "bpe/page.py",
-    "wordpiece/page.py",
-    "unigram/page.py",
-    "compare/page.py",
-]
 SAMPLE, SIZE = "sample:crime", 150  # 19 Russian sentences: quick to train and to measure
 
 
@@ -53,7 +43,7 @@ def latest(model: sage.SageModel) -> dict:
 def compare_with(model: sage.SageModel) -> AppTest:
     """A new session whose SaGe page trained `model`, on the Compare page with BPE and SaGe."""
     at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state["sage_latest"] = latest(model)
+    at.session_state[LATEST] = latest(model)
     for name, value in {"corpus": SAMPLE, "size": str(SIZE), "tok": "bpe,sage"}.items():
         at.query_params[name] = value
     at.run()
@@ -83,7 +73,7 @@ def test_two_sessions_each_measure_the_sage_vocabulary_they_trained(sage_models)
 def test_retraining_sage_changes_the_numbers_compare_shows(sage_models):
     big, small = sage_models
     at = compare_with(big)
-    at.session_state["sage_latest"] = latest(small)  # the SaGe page ran again, V = 120
+    at.session_state[LATEST] = latest(small)  # the SaGe page ran again, V = 120
     at.run()
     assert not at.exception
     assert sage_tokens(at) == true_tokens(small)
@@ -146,14 +136,36 @@ def cached_functions(path: Path):
             yield node
 
 
-@pytest.mark.parametrize("file", LESSONS)
+# what a cached function names the digest of an argument it does not hash (a model, a
+# trace): subtok_core.keys.fingerprint of it, or the store's key of the run (run_key)
+DIGESTS = {"fingerprint", "model_print", "run", "digest"}
+# unhashed arguments that are not values the result depends on: what draws the cached
+# elements (keyed by the run and the piece), a progress callback
+NOT_VALUES = {"_draw", "_progress"}
+PAGE_FILES = sorted(
+    str(path.relative_to(Path(__file__).parents[1] / "lessons"))
+    for path in (Path(__file__).parents[1] / "lessons").rglob("*.py")
+)
+
+
+def test_the_pages_have_cached_functions_to_check():
+    assert "bpe/page.py" in PAGE_FILES and "ui/store.py" in PAGE_FILES
+    checked = [f for file in PAGE_FILES for f in cached_functions(lessons_file(file))]
+    assert len(checked) >= 20, [f.name for f in checked]
+
+
+@pytest.mark.parametrize("file", PAGE_FILES)
 def test_a_cache_that_does_not_hash_an_argument_is_keyed_by_its_fingerprint(file):
-    """st.cache_* skips arguments named _x; what they change must reach the key through
-    a `fingerprint` argument (lessons.ui.store.fingerprint of the model or trace and text)."""
-    for function in cached_functions(Path(__file__).parents[1] / "lessons" / file):
+    """st.cache_* skips arguments named _x; what they change must reach the key through a
+    digest argument (subtok_core.keys.fingerprint of the model or trace, or run_key)."""
+    for function in cached_functions(lessons_file(file)):
         names = [arg.arg for arg in function.args.args]
-        if any(name.startswith("_") for name in names):
-            assert "fingerprint" in names, f"{file}: {function.name}({', '.join(names)})"
+        if any(name.startswith("_") and name not in NOT_VALUES for name in names):
+            assert DIGESTS & set(names), f"{file}: {function.name}({', '.join(names)})"
+
+
+def lessons_file(file: str) -> Path:
+    return Path(__file__).parents[1] / "lessons" / file
 
 
 def hf_json(vocab_size: int) -> bytes:

@@ -8,7 +8,7 @@ import pkgutil
 
 import pandas as pd
 import pytest
-from test_viz_compare import all_charts
+from test_viz_compare import all_charts, rows
 
 import subtok_core.charts as charts_pkg
 from lessons.ui.merge_lesson import growth_frame
@@ -105,8 +105,48 @@ CASES = {
 }
 
 
+def drawn_max(column: str, shown: str):
+    """The words for each tokenizer's largest `column` among the rows the chart draws."""
+
+    def expected(spec) -> tuple[str, ...]:
+        frame = pd.DataFrame(rows(spec))
+        return tuple(shown.format(top) for top in frame.groupby("tokenizer")[column].max())
+
+    return expected
+
+
+# The number each description must state, from the case's own data by hand; the comparison
+# charts' corpus (test_viz_compare.LINES) has 14 running words of 38 letters: 10 of the
+# words have 3 letters, 2 are 'a'; 8 distinct words (5 of 3 letters); its letters are 10
+# distinct ones, 't' 10 times; its halves (t|he, c|at, ...) are 11 distinct pieces, 7 of
+# one letter, and 26 tokens. Where the count is no hand's work (distinct neighbours within
+# 5 tokens), the number is the largest one the chart draws, read from its data.
+NUMBERS = {
+    "lessons.vocab_growth_chart": ("from 11 to 21 symbols over 10 steps", "from 95 to"),
+    "lessons.pair_count_chart": ("3 bars", "(e, s) with 9"),
+    "lessons.loss_curve_chart": ("from 66.1 at step 1 to 61.2 at step 3",),
+    "lessons.lattice_chart": ("3 pieces", "cuts it as ru"),
+    "lessons.removal_chart": ("2 pieces", "bu +0.000", "+1.860"),
+    # 38 letters over 38, 14 and 26 tokens
+    "compare.efficiency_chart": ("BPE: 1.00", "SaGe: 2.71", "random-pruned: 1.46"),
+    # 10 of 14 words in 3 pieces, 14 of 14 in 1, 12 of 14 in 2
+    "compare.fertility_chart": ("3 most often (71%)", "1 most often (100%)", "2 most often (86%)"),
+    # 10 of 10 letters, 5 of 8 words (62.5%, rounded half to even), 7 of 11 halves
+    "compare.token_length_chart": ("1 most often (100%)", "3 most often (62%)", "often (64%)"),
+    "compare.frequency_profile_chart": ("1 of 11 entries", "1 of 9 entries", "1 of 12 entries"),
+    "compare.frequency_diff_chart": ("'t': used 10 times against 0",),
+    "compare.neighbours_chart": drawn_max("neighbours", "{} distinct neighbours"),
+    "compare.ratio_chart": drawn_max("share", "{:.0%} of tokens"),
+    "languages.premium_chart": ("BPE Hindi 3.10", "1 bar mostly [UNK]"),  # 31/10; 30 of 31
+    "morphology.alignment_chart": ("BPE: F1 0.48", "Unigram: F1 0.58"),
+    "poll.answers_chart": ("6 answers", "(s, t) (3)", "(e, s) got 2"),  # 2 + 3 + 1
+    "regularize.count_spread_chart": ("2.00 at p = 0.0", "4.00 at p = 1.0", "spread is 0 "),
+    "regularize.sampling_chart": ("2 segmentations", "exact 0.500, observed 0.480"),
+}  # fmt: skip
+
+
 def test_every_builder_is_checked():
-    assert builders() == set(CASES)
+    assert builders() == set(CASES) == set(NUMBERS)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -114,7 +154,9 @@ def test_every_chart_has_a_title_and_a_description_with_its_number(name):
     spec = CASES[name]().to_dict()
     assert isinstance(spec.get("title"), str) and spec["title"].strip(), spec.get("title")
     said = spec.get("description", "")
-    assert said.endswith(".") and any(ch.isdigit() for ch in said), said
+    numbers = NUMBERS[name] if isinstance(NUMBERS[name], tuple) else NUMBERS[name](spec)
+    assert said.endswith(".") and numbers, said
+    assert [n for n in numbers if n not in said] == [], said
 
 
 def test_the_growth_chart_says_what_003s_corpus_does():

@@ -169,7 +169,7 @@ def test_the_issues_example_in_words():
 
     d = check(Setup(("aaa aaa ab ab ab",)), [("a", "b")]).first_difference
     assert (d.merge, d.cause, d.counts) == (1, "overlap", {"yours": 3, "expected": 4})
-    assert "(a, a) has 2" in d.explanation and "(a, b) has 3" in d.explanation
+    assert "(a, b) has 3 and (a, a) has 2" in d.explanation
 
 
 def test_a_pair_no_hypothesis_explains_is_unknown():
@@ -260,9 +260,10 @@ def test_cli_json_shape(tmp_path, capsys):
     code = main(["check", "merges", str(tmp_path / "m.txt"), "--corpus", str(tmp_path / "c.txt"),
                  "--json"])  # fmt: skip
     out = json.loads(capsys.readouterr().out)
-    assert code == 0 and out["identical"] is False and out["merges"] == 1
+    assert code == 1 and out["identical"] is False and out["merges"] == 1
     d = out["first_difference"]
-    assert set(d) == {"merge", "yours", "expected", "cause", "explanation", "counts", "tie_rule"}
+    assert set(d) == {"merge", "yours", "expected", "cause", "explanation", "counts", "tie_rule",
+                      "matched", "tried"}  # fmt: skip
     assert (d["merge"], d["yours"], d["expected"], d["cause"]) == (
         1,
         ["a", "b"],
@@ -338,11 +339,29 @@ def test_check_trainer_says_what_the_vocab_gets_wrong(tmp_path, monkeypatch, cap
     monkeypatch.chdir(tmp_path)
     args = ["check", "trainer", "broken_bpe:train_bpe", "--corpus", "exercise:special",
             "--vocab-size", "270"]  # fmt: skip
-    assert main(args) == 0
+    assert main(args) == 1  # the merges are right, the vocab is not: different
     out = capsys.readouterr().out
     assert "identical: your 13 merges" in out  # 270 - 256 bytes - 1 special token
     assert "vocab: the product of merge 13" in out and "is not in the vocab" in out
     assert "vocab: the special token <|endoftext|> has no id." in out
+
+
+def test_a_students_module_is_found_in_the_current_directory_and_the_path_is_left_as_it_was(
+    tmp_path, monkeypatch
+):
+    import sys
+
+    from subtok_core.check.trainer import load_function
+
+    (tmp_path / "path_probe_bpe.py").write_text("def train_bpe():\n    return 'mine'\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    before = list(sys.path)
+    assert load_function("path_probe_bpe:train_bpe")() == "mine"
+    assert sys.path == before  # no directory added for the rest of the process
+    with pytest.raises(ValueError, match="Cannot import 'no_such_module_here'"):
+        load_function("no_such_module_here:f")
+    assert sys.path == before
 
 
 def test_check_trainer_refuses_a_bad_name(capsys):

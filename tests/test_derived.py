@@ -15,6 +15,7 @@ import pytest
 from apptools import open_page
 from conftest import clear_every_cache
 
+from lessons.sage import results as sage_results
 from lessons.ui.store import trace_store
 from subtok_core import compare, corpus, plaindata
 from subtok_core import measure as metrics
@@ -181,7 +182,8 @@ def test_warm_from_a_file_opens_its_addresses_once_each(tmp_path, capsys):
     listed.write_text(f"# Monday's class\n{LINK}\n\n{LINK}\n", encoding="utf-8")
     assert main(["warm", "--from", str(listed)]) == 0
     out = capsys.readouterr().out
-    assert out.count(LINK) == 1 and "6 runs trained" in out
+    # each tokenizer's training and its encoding of the corpus, the link once
+    assert out.count(LINK) == 1 and f"{len(KINDS) * 2} runs trained" in out
 
 
 @pytest.mark.parametrize(
@@ -196,24 +198,41 @@ def test_warm_without_addresses_says_how_to_name_them(args, said, capsys):
     assert said in capsys.readouterr().err
 
 
+# what /sage derives, from what the page shows: the four vocabularies it compares (BPE,
+# SaGe and the two controls) each get their paper tables and their verdict's measures, and
+# so does each other seed of the random control; the summary figures count the tokens of BPE
+# and of SaGe; the link opens one close-up (with the first use it starts from), the table of
+# frequency differences and Tables 1 and 2; every chart on the page is one kept spec
+SAGE_VOCABS = ("BPE", "SaGe", "frequency-pruned", "random-pruned")
+SAGE_DERIVED = {
+    "sage tables": len(SAGE_VOCABS),
+    "sage measures": len(SAGE_VOCABS) + sage_results.RANDOM_SEEDS - 1,
+    "sage token count": len(("BPE", "SaGe")),
+    "sage close-up": 1,
+    "sage first used": 1,
+    "sage diff": 1,
+    "sage table 1": 1,
+    "sage table 2": 1,
+}
+
+
 @pytest.mark.slow  # SaGe on a real sample (19 sentences of crime)
 def test_warm_stores_sage_tables_and_verdicts_and_a_fresh_page_computes_nothing(capsys):
     tiny = {"corpus": "sample:crime", "V": "150", "k": "10", "M": "20"}  # tests/test_app_sage
     assert main(["warm", "/sage?" + "&".join(f"{k}={v}" for k, v in tiny.items())]) == 0
     out = capsys.readouterr().out
-    # the six charts and the loss curve; the close-up and Tables 1-2 a link opens; the
-    # measures of the four vocabularies and of the other random seeds, their chart tables
-    assert (
-        "computed (chart 7, sage close-up 1, sage diff 1, sage first used 1, sage measures 8, "
-        "sage table 1 1, sage table 2 1, sage tables 4, sage token count 2), 0 read" in out
-    )
     clear_every_cache()
     at = open_page("lessons/sage/page.py", **tiny)
+    charts = len(at.get("vega_lite_chart"))  # the loss curve, Figs. 1-4 and efficiency, Table 3
+    assert charts == 1 + 5 + 1
+    kinds = sorted({**SAGE_DERIVED, "chart": charts}.items())
+    computed = ", ".join(f"{kind} {n}" for kind, n in kinds)
+    assert f"{sum(n for _, n in kinds)} computed ({computed}), 0 read" in out
     store = trace_store()
     assert store.counted("computed") == {}
     read = store.counted("read")
-    assert read["table: sage tables"] == 4 and read["table: sage diff"] == 1
-    assert read["table: chart"] == 7 and read["table: sage table 1"] == 1
+    assert read["table: chart"] == charts
+    assert {kind: read[f"table: {kind}"] for kind in SAGE_DERIVED} == SAGE_DERIVED
     assert "Which of the paper's trends" in " ".join(h.value for h in at.header)
 
 

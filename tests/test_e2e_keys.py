@@ -12,12 +12,13 @@ pytestmark = pytest.mark.e2e
 
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 BPE3 = "/bpe?corpus=toy:low-lower&marker=eow&step=3"
-CONTROLS = ["first", "prev", "slider", "next", "last", "play", "keys"]
+CONTROLS = ["first", "prev", "slider", "next", "last", "play", "poll", "keys"]
 # which step control holds the focused element (None: something else)
 FOCUSED = """() => {
   const el = document.activeElement;
   if (!el) return null;
   if (el.closest('.st-key-step')) return 'slider';
+  if (el.closest('.st-key-bpe_poll_jump')) return 'poll';  // the "Class poll" button
   const box = el.closest('[class*="st-key-bpe_step_"]');
   if (box) return box.className.match(/st-key-bpe_step_(\\w+)/)[1];
   const pop = el.closest('[data-testid=stPopover]');  // Keys, not the Settings popover
@@ -89,8 +90,15 @@ def test_the_keyboard_path_through_a_lesson(page: Page, app_url: str):
     expect(page.get_by_test_id("stRadio")).to_have_count(0, timeout=30_000)
     page.get_by_role("button", name="Keys").click()
     keys = page.get_by_test_id("stPopoverBody")
-    for key in ("Alt+P", "Home / End", "← / →"):
+    for key in ("Alt+P", "Home / End", "← / →", "Alt+Q"):
         expect(keys.get_by_role("cell", name=key)).to_be_visible()
+    page.keyboard.press("Escape")
+
+    # Alt+Q unfolds the class poll under the step and brings it into view
+    unfocus(page)
+    page.keyboard.press("Alt+Q")
+    start = page.get_by_role("button", name="Open a class poll")
+    expect(start).to_be_in_viewport(timeout=30_000)
 
 
 def test_chips_read_as_their_text_and_count(page: Page, app_url: str):

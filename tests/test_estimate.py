@@ -56,10 +56,12 @@ def test_the_estimate_is_computed_from_the_constants_in_the_file(model_file):
 
 def test_a_slice_scales_characters_in_proportion_and_words_by_heaps_law(model_file):
     # a quarter: 250,000 characters, 10,000 * 0.25 ** 0.5 = 5,000 distinct words
-    got = estimate.slice_seconds("bpe", 1_000_000, 10_000, 2000, 0.25, path=model_file)
+    chars, types = estimate.slice_size(1_000_000, 10_000, 0.25, path=model_file)
+    assert (chars, types) == (250_000, 5000)
+    got = estimate.estimate_seconds("bpe", chars, types, 2000, path=model_file)
     assert got == pytest.approx(0.25 + 1e-4 * 5000 * 2)
     with pytest.raises(ValueError, match="not between 0 and 1"):
-        estimate.slice_seconds("bpe", 1_000_000, 10_000, 2000, 1.5, path=model_file)
+        estimate.slice_size(1_000_000, 10_000, 1.5, path=model_file)
 
 
 def test_the_shipped_file_says_where_and_how_it_was_measured():
@@ -96,8 +98,9 @@ def test_unigram_takes_longer_to_prune_to_a_smaller_vocab():
 
 @pytest.mark.parametrize("algorithm", ["bpe", "wordpiece", "unigram"])
 def test_the_whole_upload_takes_longer_than_its_first_eighth(algorithm):
-    whole = estimate.slice_seconds(algorithm, 16_000_000, 290_000, 8000, 1.0)
-    assert estimate.slice_seconds(algorithm, 16_000_000, 290_000, 8000, 1 / 8) < whole
+    whole = estimate.estimate_seconds(algorithm, 16_000_000, 290_000, 8000)
+    eighth = estimate.slice_size(16_000_000, 290_000, 1 / 8)
+    assert estimate.estimate_seconds(algorithm, *eighth, 8000) < whole
 
 
 def test_an_unknown_algorithm_or_a_bad_number_is_a_sentence():
@@ -182,18 +185,26 @@ UPLOAD_SCRIPT = """
 import sys
 sys.path.insert(0, ROOT)
 import streamlit as st
-from lessons.ui.corpus import sliced_upload
-wc = sliced_upload(TEXT, "big.txt", "bpe", "unigram", 8000)
+from lessons.ui.upload import counted_upload
+
+
+class Upload:  # what st.file_uploader gives: a name, an id, the bytes
+    name, file_id = "big.txt", "upload-1"
+
+    def getvalue(self):
+        return "\\n".join(f"w{i}a w{i}b" for i in range(200_000)).encode()
+
+
+wc = counted_upload(Upload(), False, "bpe", "unigram", 8000)
 st.write(f"{len(wc.words)} distinct words, {wc.total} running words from {wc.name}")
 """
 
 
 def test_an_upload_on_a_lesson_page_is_timed_and_can_be_cut_to_its_first_lines():
-    """The page's upload path (lessons.ui.corpus.sliced_upload): an upload of 200,000 lines,
-    each with its own two words, would take Unigram EM minutes; the slice 1/8 keeps the
-    first 25,000 lines, so 50,000 distinct words."""
-    text = "\n".join(f"w{i}a w{i}b" for i in range(200_000))
-    script = UPLOAD_SCRIPT.replace("ROOT", repr(str(ROOT))).replace("TEXT", repr(text))
+    """The page's upload path (lessons.ui.upload.counted_upload): an upload of 200,000
+    lines, each with its own two words, would take Unigram EM minutes; the slice 1/8 keeps
+    the first 25,000 lines, so 50,000 distinct words."""
+    script = UPLOAD_SCRIPT.replace("ROOT", repr(str(ROOT)))
     at = AppTest.from_string(script, default_timeout=120)
     at.run()
     assert not at.exception, at.exception

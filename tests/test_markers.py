@@ -84,11 +84,20 @@ def test_the_end_of_word_marker_alone_is_a_token_of_its_own():
     assert token_card(table, k, model=model).alone_pieces == (EOW,)
 
 
+def alone_pieces(model, piece: str) -> tuple[str, ...]:
+    """`piece` cut on its own by the model, as pieces (-1, outside the vocabulary: '?')."""
+    ids = bpe.encode.piece_alone(model)(model.vocab.index(piece))
+    return tuple(model.vocab[i] if i >= 0 else "?" for i in ids)
+
+
 def test_a_marked_piece_is_replayed_from_its_marker():
-    """Merges ▁+a, a+b, then ▁a+b: '▁ab' alone is ▁, a, b: ▁+a first, then ▁a+b; 'ab'
-    alone has no marker: a+b."""
+    """By hand. Merges ▁+a, a+b, then ▁a+b: '▁ab' alone is ▁, a, b: ▁+a first (rank 1),
+    then ▁a+b: one piece; 'ab' alone has no marker: a+b. The same pieces with a+b ranked
+    first: '▁ab' is ▁, a, b, then a+b, and no merge joins ▁ and ab: two pieces, so the
+    replay follows the ranks from the marker, it does not just find the piece."""
     alphabet = ("a", "b", SOW)
-    merges = ((SOW, "a"), ("a", "b"), (SOW + "a", "b"))
-    model = BpeModel(merges, (*alphabet, "▁a", "ab", "▁ab"), alphabet, "sow")
-    alone = bpe.encode.piece_alone(model)
-    assert [alone(k) for k in range(3, 6)] == [(3,), (4,), (5,)]
+    vocab = (*alphabet, "▁a", "ab", "▁ab")
+    model = BpeModel(((SOW, "a"), ("a", "b"), (SOW + "a", "b")), vocab, alphabet, "sow")
+    assert [alone_pieces(model, p) for p in ("▁a", "ab", "▁ab")] == [("▁a",), ("ab",), ("▁ab",)]
+    other = BpeModel((("a", "b"), (SOW, "a"), (SOW + "a", "b")), vocab, alphabet, "sow")
+    assert [alone_pieces(other, p) for p in ("▁a", "ab", "▁ab")] == [("▁a",), ("ab",), (SOW, "ab")]

@@ -73,10 +73,9 @@ def test_a_model_file_of_format_version_99_is_refused_with_a_sentence(tmp_path, 
 def test_a_bytebpe_sample_run_is_kept_under_its_texts_fingerprint_not_its_name(monkeypatch):
     """A sample whose text changed under the same name (a new gensim) is trained again:
     its run was kept under the name, so the old text's run was served."""
-    import streamlit as st
-
+    from lessons.ui.shipped import shipped_lines
     from lessons.ui.store import trace_store
-    from subtok_core import bytebpe
+    from subtok_core import corpus
     from subtok_core.store import TABLE
     from tests.apptools import open_page
 
@@ -84,15 +83,18 @@ def test_a_bytebpe_sample_run_is_kept_under_its_texts_fingerprint_not_its_name(m
         counted = trace_store().counted("computed")
         return sum(n for kind, n in counted.items() if not kind.startswith(TABLE))
 
-    texts = {"sample:lee": ("the cat sat on the mat",)}
-    monkeypatch.setattr(bytebpe, "load", lambda name: texts[name])
+    texts = {"sample:lee": ["the cat sat on the mat"]}
+    real = corpus.load_lines
+    monkeypatch.setattr(corpus, "load_lines", lambda name, **kw: texts.get(name) or real(name))
+    shipped_lines.clear()
     trace_store().clear()
     start = trainings()
     open_page("lessons/bytebpe/page.py", corpus="sample:lee", merges="3")
     before = trainings()
     assert before == start + 1  # the first text trained
-    texts["sample:lee"] = ("a dog ran in the fog",)
-    st.cache_data.clear()  # a new server: the store (like the disk cache) keeps its runs
+    texts["sample:lee"] = ["a dog ran in the fog"]
+    shipped_lines.clear()  # a new server: the store (like the disk cache) keeps its runs
     at = open_page("lessons/bytebpe/page.py", corpus="sample:lee", merges="3")
     assert trainings() == before + 1  # trained on the new text, not served
     assert not at.exception
+    shipped_lines.clear()  # the next test reads the real sample

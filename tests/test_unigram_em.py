@@ -23,7 +23,7 @@ from subtok_core.corpus import WordCounts, count_lines, count_words, from_pairs,
 from subtok_core.lattice import TIE_TOLERANCE, all_segmentations, segmentation_logp, viterbi
 from subtok_core.records import SOW
 from subtok_core.unigram.em import CHAR_FLOOR, COMPACT_ROWS, EmRun, _m_step
-from subtok_core.unigram.em_arrays import best_segmentations, lattices_of
+from subtok_core.unigram.em_arrays import lattices_of
 from subtok_core.unigram.em_seed import build_seed
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -148,6 +148,18 @@ def vocab_st(draw):
     longer = draw(st.lists(st.text(alphabet="abc", min_size=2, max_size=4), max_size=10))
     pieces = list(dict.fromkeys(["a", "b", "c", *longer]))
     return {p: math.log(draw(st.sampled_from(PROBS))) for p in pieces}
+
+
+def best_segmentations(words, logp) -> list[tuple[str, ...]]:
+    """Every word's best segmentation through the arrays, as EM's Viterbi pass reads it
+    (subtok_core/unigram/em.py: Lattices.viterbi, then best_edges)."""
+    pieces = list(logp)
+    lat = lattices_of(words, pieces)
+    best = lat.viterbi(np.array([logp[p] for p in pieces], dtype=float))
+    found: list[list[str]] = [[] for _ in words]
+    for edge in lat.best_edges(best):
+        found[lat.lat[edge]].append(pieces[lat.piece[edge]])
+    return [tuple(f) for f in found]
 
 
 @SETTINGS

@@ -12,7 +12,7 @@ from subtok_core.vocab.card import token_card, tree_of
 from subtok_core.vocab.health import CATEGORIES, SENTENCES, health
 from subtok_core.vocab.table import pretrained_table
 from subtok_core.vocab.trained import trained_table
-from subtok_core.vocab.trees import leaves
+from subtok_core.vocab.trees import walk
 
 
 def brute_force_tiktoken(encoding, ids, special_ids, offset=0) -> dict[int, str]:
@@ -137,19 +137,29 @@ def test_every_cl100k_tree_rebuilds_its_bytes_with_its_id_at_the_root():
             continue
         tree = tree_of(table, k)
         assert tree is not None, token_id
-        assert b"".join(leaves(tree)) == data and tree.rank == token_id, token_id
+        assert (
+            b"".join(n.part for _, n in walk(tree) if n.leaf) == data and tree.rank == token_id
+        ), token_id
 
 
 def test_unigram_card_has_score_and_words():
-    wc = corpus.load("toy:run-bug")
-    model = compare.train("unigram", wc, 20)
+    """A Unigram model written by hand over toy:run-bug (run 3, bug 5, fun 13, sun 10):
+    each letter log P = -3, 'un' -2, 'ug' -2.5, 'run' -4. Viterbi by hand: run = run (-4
+    beats r + un = -5), bug = b + ug (-5.5 beats b + u + g = -9), fun = f + un and sun =
+    s + un (-5 each). So the card of 'un' says its score, -2, that the tokenizer uses it
+    13 + 10 = 23 times, and the words fun and sun (most frequent first), not run."""
+    from subtok_core.unigram import UnigramModel
     from subtok_core.vocab.trained import usage
 
+    wc = corpus.load("toy:run-bug")
+    alphabet = ("b", "f", "g", "n", "r", "s", "u")
+    model = UnigramModel(
+        (*alphabet, "un", "ug", "run"), (*[-3.0] * len(alphabet), -2.0, -2.5, -4.0), alphabet
+    )
     table = trained_table(model)
-    k = max(range(table.size), key=lambda i: len(table.pieces[i]))
-    card = token_card(table, k, model=model, used=usage(model, wc), wc=wc)
-    assert card.score == model.logprobs[k]
-    assert all(card.piece in pieces for _, _, pieces in card.words)
+    card = token_card(table, model.pieces.index("un"), model=model, used=usage(model, wc), wc=wc)
+    assert card.piece == "un" and card.score == -2.0 and card.frequency == 23
+    assert card.words == (("fun", 13, ("f", "un")), ("sun", 10, ("s", "un")))
 
 
 def test_every_category_has_a_sentence_and_bad_ids_are_refused():

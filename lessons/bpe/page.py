@@ -83,7 +83,7 @@ class Bpe(MergeLesson):
         return cls(corpus, marker, ties, merges, example)
 
     def train(self, row):
-        _, _, trace = corpus_trace(
+        run = corpus_trace(
             self.corpus.name,
             PAGE,
             lambda wc, corpus_print: trained(wc, corpus_print, self.marker, self.ties, self.merges),
@@ -91,7 +91,8 @@ class Bpe(MergeLesson):
             size=self.merges,  # close enough to the vocab size for the upload's time estimate
             row=row,
         )
-        return trace
+        self.split_punct = run.split_punct
+        return run.trace
 
     def explain(self, trace, i: int, step) -> str:
         if step is None:

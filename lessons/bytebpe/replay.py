@@ -8,7 +8,8 @@ import html
 import pandas as pd
 import streamlit as st
 
-from lessons.bytebpe.views import PAGE, pair_label, quoted, show_chips, shown, symbol_chips
+from lessons.bytebpe.views import CSS, PAGE, pair_label, quoted, shown, symbol_chips
+from lessons.ui.chips import show_chips
 from lessons.ui.keys import widget_key
 from lessons.ui.store import fingerprint, run_key
 from subtok_core import bytebpe
@@ -65,9 +66,8 @@ def replay_panel(trace, i: int, style: str) -> None:
         "(the leftmost of equals) until no pair has a rank"
         + (" (a trained model's rank: the number of its merge)." if vocab == "trained" else ".")
     )
-    show_chips(
-        "".join(f'<span class="chip">{html.escape(shown(r.data, style))}</span>' for r in replays)
-    )
+    chips = (f'<span class="chip">{html.escape(shown(r.data, style))}</span>' for r in replays)
+    show_chips("".join(chips), css=CSS, kind="bb")
     most = max(range(len(replays)), key=lambda k: len(replays[k].merges))
     pick = st.selectbox(
         "chunk to replay",
@@ -134,7 +134,7 @@ def dropout_panel(model, style: str) -> None:
         return
     rows = [_row("plain", plain, (), style)]
     rows += [_row(f"sample {k}", pieces, plain, style) for k, pieces in enumerate(drawn, 1)]
-    show_chips("".join(rows))
+    show_chips("".join(rows), css=CSS, kind="bb")
     st.caption("Red: a piece the plain encoding does not use for this text.")
 
 

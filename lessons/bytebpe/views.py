@@ -9,11 +9,13 @@ import pandas as pd
 import streamlit as st
 
 from lessons.ui import cached
-from lessons.ui.chips import CHIP_CSS
-from lessons.ui.corpus import TEXT, UPLOAD, is_sample, parsed_upload
+from lessons.ui.chips import show_chips
+from lessons.ui.corpus import TEXT, UPLOAD
 from lessons.ui.keys import widget_key
 from lessons.ui.merge_lesson import pair_counts_panel
+from lessons.ui.shipped import shipped_lines
 from lessons.ui.store import fingerprint, run_key
+from lessons.ui.upload import parsed_upload
 from subtok_core import bytebpe, corpus
 
 PAGE = "bytebpe"
@@ -58,17 +60,7 @@ def pair_label(pair, style: str) -> str:
     return f"{quoted(pair[0], style)} + {quoted(pair[1], style)}"
 
 
-def show_chips(rows: str) -> None:
-    st.markdown(CHIP_CSS + CSS + f'<div class="chips bb">{rows}</div>', unsafe_allow_html=True)
-
-
 # --- the corpus: lines of running text (the pattern needs the spaces) -------------------
-
-
-@st.cache_data(show_spinner=False)
-def corpus_text(name: str) -> tuple[str, ...]:
-    """A toy's or a sample's lines: a toy table repeats each word as often as it counts."""
-    return bytebpe.load(name)
 
 
 def non_empty_lines(text: str) -> tuple[str, ...]:
@@ -101,7 +93,7 @@ def corpus_lines(name: str, row) -> tuple[tuple[str, ...], str] | None:
                     return None
                 lines = parsed_upload(upload, "lines", non_empty_lines)
             else:
-                lines = corpus_text(name)
+                lines, key = shipped_lines(name)
                 info = next(i for i in corpus.list_corpora() if i.name == name)
                 many = f"{len(lines):,} lines; the first ones" if len(lines) > 1 else "Its text"
                 st.caption(f"Source: {info.source}. {many}:")
@@ -118,16 +110,9 @@ def corpus_lines(name: str, row) -> tuple[tuple[str, ...], str] | None:
     if not lines:
         st.error("The text is empty: type or upload some words first.")
         return None
-    key = text_print(name) if is_sample(name) else fingerprint(lines)
+    if name in (TEXT, UPLOAD):
+        key = fingerprint(lines)
     return lines, key
-
-
-@st.cache_data(show_spinner=False)
-def text_print(name: str) -> str:
-    """The fingerprint of a sample's text, hashed once per server: runs are kept (on disk
-    too) under what they were trained on, so a sample whose text changed under the same
-    name (a new gensim) never gets the old run."""
-    return fingerprint(corpus_text(name))
 
 
 # --- the pre-split -------------------------------------------------------------------------
@@ -153,7 +138,9 @@ def presplit_panel(lines, pattern: str, style: str) -> None:
             f'title="part {c.part + 1}: {html.escape(parts[c.part][1])}">'
             f"{html.escape(shown(c.text.encode(), style))}<sub>{c.part + 1}</sub></span>"
             for c in found[:PRESPLIT_CHUNKS]
-        )
+        ),
+        css=CSS,
+        kind="bb",
     )
     counts = [sum(1 for c in found[:PRESPLIT_CHUNKS] if c.part == k) for k in range(len(parts))]
     table = pd.DataFrame(
@@ -193,7 +180,9 @@ def chunks_and_vocab(trace, i: int, new: set[str], style: str) -> None:
                 f'<small aria-hidden="true">× {n}</small>'
                 f'<span class="sr-only">, {n} times</span></div>'
                 for _chunk, n, symbols in rows
-            )
+            ),
+            css=CSS,
+            kind="bb",
         )
         total = len(trace.start.words)
         if total > len(rows):
@@ -202,13 +191,17 @@ def chunks_and_vocab(trace, i: int, new: set[str], style: str) -> None:
         learned = vocab[256:]
         st.subheader(f"Vocabulary: 256 bytes + {len(learned):,} learned = {len(vocab):,}")
         shown_learned = learned[-240:]
-        show_chips(symbol_chips(shown_learned, new, style) or "<small>nothing learned yet</small>")
+        show_chips(
+            symbol_chips(shown_learned, new, style) or "<small>nothing learned yet</small>",
+            css=CSS,
+            kind="bb",
+        )
         if len(learned) > len(shown_learned):
             st.caption(f"The newest {len(shown_learned)} learned symbols are shown.")
 
     cached.drawn(run_key(trace), ("bytebpe chunks", i, style, tuple(sorted(new))), draw)
     with st.expander("The 256 byte values every byte-level vocabulary starts with"):
-        show_chips(symbol_chips(bytebpe.BASE_SYMBOLS, (), style))
+        show_chips(symbol_chips(bytebpe.BASE_SYMBOLS, (), style), css=CSS, kind="bb")
         st.caption(
             "In id order (the order of their GPT-2 letters, as Hugging Face numbers them). "
             "In the hex display a byte that is no whole character is written <hex>."

@@ -7,13 +7,13 @@ import streamlit as st
 
 from lessons.check import views
 from lessons.ui.address import choice_box
-from lessons.ui.corpus import DEFAULT_TEXT, TEXT, corpus_label, read_upload
+from lessons.ui.corpus import DEFAULT_TEXT, TEXT, corpus_label
 from lessons.ui.keys import widget_key
-from lessons.ui.merge_lesson import TIES_HELP
 from lessons.ui.present import page_head
+from lessons.ui.upload import read_upload
 from subtok_core import bpe, bytebpe, corpus
 from subtok_core.check import FORMATS
-from subtok_core.merging import TIE_RULES
+from subtok_core.check.rules import AUTO, HOMES, RULES
 
 PAGE = "check"
 # The address keeps the choices under names of this page's own (data, level, mark, split,
@@ -29,13 +29,15 @@ page_head(
     "Check your own BPE",
     "Wrote BPE yourself? Give its merges, in the order learned, and the corpus and settings "
     "you trained on. The page trains the same corpus with this lab's trainer and shows the "
-    "first merge where your list differs, with the pair counts at that step and the cause, "
-    "found by counting the pairs again the ways a trainer often goes wrong: overlapping "
-    "pairs, pairs across word boundaries, counts not updated, special tokens, another "
-    "pre-split or marker. Uploaded files are read as data only; no code is run.",
+    "first merge where your list differs, with the pair counts at that step and the cause. "
+    "A cause is named only when training again under it (another tie rule, overlapping "
+    "pairs, word frequencies ignored, pairs counted once per word, only the first "
+    "occurrence merged, right-to-left merging, a lowercased corpus, another pre-split, "
+    "special tokens, marker...) reproduces your merges past the difference. Uploaded files "
+    "are read as data only; no code is run.",
 )
 
-exercise_names = [corpus.EXERCISE + n for n in corpus.exercise_names()]
+exercise_names = [corpus.exercises.EXERCISE + n for n in corpus.exercise_names()]
 samples = [i.name for i in corpus.list_corpora() if i.name.startswith("sample:")]
 options = [*exercise_names, *corpus.toy_names(), *samples, TEXT]
 
@@ -72,7 +74,10 @@ else:
     marker = choice_box(c3, "marker", bpe.MARKERS, "mark",
                           (ex and ex.setting("marker")) or "none", help=MARKER_HELP)  # fmt: skip
     pattern = "gpt2"
-ties = choice_box(c4, "tie rule", TIE_RULES, "rule", "first", help=TIES_HELP)
+TIES_HELP = "auto: the rule under which the reference follows your list longest. " + " ".join(
+    f"{rule}: {home}." for rule, home in HOMES.items()
+)
+ties = choice_box(c4, "tie rule", (AUTO, *RULES), "rule", AUTO, help=TIES_HELP)
 specials: tuple[str, ...] = ()
 if bytelevel:
     given = " ".join(v for k, v in (ex.settings if ex else ()) if k == "special")
@@ -118,9 +123,9 @@ if text:
     elif verdict is not None:
         d = verdict.first_difference
         st.header(f"Merge {d.merge}: your list leaves the reference")
+        if verdict.rule_note:
+            st.write(verdict.rule_note)
         st.info(f"**Cause: {d.cause}.** {d.explanation}")
-        if d.tie_rule:
-            st.write(f"Under the tie rule **{d.tie_rule}** more of your merges agree.")
         agreed = (
             f"after the {d.merge - 1} merges you agree on"
             if d.merge > 1
@@ -137,12 +142,13 @@ if text:
         # every row in view (no scrolling inside the table): your pair may be the last one
         height = 35 * (len(frame) + 1) + 3
         st.dataframe(views.styled(frame), hide_index=True, width="stretch", height=height)
+        views.evidence(d)
         if name == TEXT:
             st.caption(
                 "To step through it in the lesson, choose 'your own text' there and paste it."
             )
         else:
-            views.lesson_link(name, settings, d)
+            views.lesson_link(name, settings, d, verdict.ties)
 else:
     st.info("Upload or paste your merges to check them.")
 

@@ -75,10 +75,33 @@ def styled(frame: pd.DataFrame):
     return frame.style.apply(paint, axis=1)
 
 
-def lesson_link(name: str, settings: tuple, d: Difference) -> None:
-    """A link opening /bpe (or /bytebpe) at the merge that differs, on the same settings."""
-    bytelevel, marker, pattern, ties, specials = settings
-    params = {"corpus": name, "ties": ties, "merges": str(max(d.merge, 10)), "step": str(d.merge)}
+def evidence(d: Difference) -> None:
+    """Each hypothesis re-trained, in words: how many of the student's merges it
+    reproduces from the first (a table, sorted as tried, the named one marked)."""
+    if not d.tried:
+        return
+    rows = [
+        (f"a trainer that {how}", cause, n, "◀ named" if cause == d.cause and n == d.matched
+         and d.cause != "unknown" else "")
+        for cause, how, n in d.tried
+    ]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=["re-trained as", "cause", "your merges matched", "mark"])
+    st.caption(
+        f"The evidence: the reference trained again under each hypothesis, and how many of "
+        f"your merges it reproduces from the first (your list leaves the reference at merge "
+        f"{d.merge}; a cause is named only past it)."
+    )
+    st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def lesson_link(name: str, settings: tuple, d: Difference, ties: str | None = None) -> None:
+    """A link opening /bpe (or /bytebpe) at the merge that differs, on the same settings
+    (`ties`: the rule the check used; the lessons have no greatest-pair rule)."""
+    bytelevel, marker, pattern, ties_set, specials = settings
+    ties = ties or ties_set
+    lesson_ties = ties if ties in ("first", "lex", "tokenizers") else "first"
+    params = {"corpus": name, "ties": lesson_ties, "merges": str(max(d.merge, 10)),
+              "step": str(d.merge)}  # fmt: skip
     if bytelevel:
         params |= {"pattern": pattern, "bytes": "gpt2"}
     else:
@@ -88,6 +111,11 @@ def lesson_link(name: str, settings: tuple, d: Difference) -> None:
     )
     st.page_link(page, label=f"Open {title} at merge {d.merge}", icon=":material/open_in_new:",
                  query_params=params)  # fmt: skip
+    if lesson_ties != ties:
+        st.caption(
+            f"The lessons have no tie rule '{ties}': the link opens them with 'first', so "
+            "their merges may differ from the reference here at a tie."
+        )
     if specials:
         st.caption(
             "The byte-level lesson has no special tokens: it reads them as text, so its "

@@ -10,10 +10,10 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from lessons.compare import views
 from lessons.compare.models import PAGE, label
 from lessons.ui import cached
 from lessons.ui.keys import widget_key
+from lessons.ui.shipped import shipped_lines
 from lessons.ui.store import derived, fingerprint, trace_store
 from subtok_core import compare, corpus, parallel
 from subtok_core import measure as metrics
@@ -31,15 +31,6 @@ def measure_lines(name: str, measure: str, wc) -> tuple[tuple[str, ...], str]:
     if corpus.is_toy(source) or source.startswith("sample:"):
         return shipped_lines(source)
     lines = tuple(" ".join([word] * count) for word, count in wc.items())
-    return lines, fingerprint(lines)
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def shipped_lines(source: str) -> tuple[tuple[str, ...], str]:
-    """The lines of a toy or a real sample and their fingerprint, read and hashed once per
-    server (hashing a real sample's lines on every run cost some 10 ms) and shared as they
-    are (a tuple: nobody can change it; a cache_data copy cost as much as the hash)."""
-    lines = tuple(corpus.load_lines(source))
     return lines, fingerprint(lines)
 
 
@@ -141,7 +132,7 @@ def charts(models: dict, prints: dict, measured: tuple, names: list[str]) -> dic
         "Bostrom & Durrett (Table 2) report tokens per word and per word type; fewer "
         "tokens for the same text means each token carries more."
     )
-    wordpiece_note(per)
+    many_tokens_note(per)
     spent = shown["efficiency"]
     chart(
         "Characters per token",
@@ -193,18 +184,21 @@ def _chart_tables(_per: dict) -> dict[str, pd.DataFrame]:
     }
 
 
-def wordpiece_note(per: dict) -> None:
-    """Say why WordPiece may need far more tokens than the others (computed, not assumed)."""
-    if "WordPiece" not in per or len(per) < 2:
-        return
-    mine = per["WordPiece"]["fertility"].tokens_per_word
-    others = {n: t["fertility"].tokens_per_word for n, t in per.items() if n != "WordPiece"}
-    best = min(others, key=others.get)
-    if mine > 1.5 * others[best]:
-        st.info(
-            f"WordPiece needs {mine:.2f} tokens per word here, {best} {others[best]:.2f}. "
-            + views.WORDPIECE_WHY
-        )
+def many_tokens_note(per: dict) -> None:
+    """Say why a tokenizer may need far more tokens per word than the others, when it does
+    and its registry entry says why (``compare_long_why``: WordPiece); computed, not
+    assumed."""
+    for algo in filter(None, map(compare.entry, compare.KINDS)):
+        if algo.compare_long_why is None or algo.label not in per or len(per) < 2:
+            continue
+        mine = per[algo.label]["fertility"].tokens_per_word
+        others = {n: t["fertility"].tokens_per_word for n, t in per.items() if n != algo.label}
+        best = min(others, key=others.get)
+        if mine > 1.5 * others[best]:
+            st.info(
+                f"{algo.label} needs {mine:.2f} tokens per word here, {best} "
+                f"{others[best]:.2f}. " + algo.compare_long_why
+            )
 
 
 CHARTS = [  # title, metric, HOW_TO_READ key, builder

@@ -9,14 +9,14 @@ import hashlib
 
 import streamlit as st
 
+from lessons.sage.latest import latest
 from lessons.ui.address import url_text, url_warning
-from lessons.ui.corpus import read_upload
 from lessons.ui.keys import widget_key
 from lessons.ui.store import fingerprint, trace_store
+from lessons.ui.upload import read_upload
 from subtok_core import compare, parallel, registry
 from subtok_core.pretrained import Pretrained, hf
 
-SAGE_KEY = "sage_latest"  # set by the SaGe page: the last SaGe vocabulary it trained
 PAGE = "compare"
 UPLOADED = widget_key(PAGE, "hf")  # this session's tokenizer.json: kind, name, print, lease
 UPLOAD_REFUSED = widget_key(PAGE, "hf_refused")  # (file_id, sentence) of a refused file
@@ -25,7 +25,7 @@ UPLOAD_REFUSED = widget_key(PAGE, "hf_refused")  # (file_id, sentence) of a refu
 def known_kinds() -> tuple[str, ...]:
     """BPE, WordPiece, Unigram (and SaGe once the SaGe page has trained a vocabulary), the
     pretrained tokenizers, and the tokenizer.json this session uploaded."""
-    sage = ("sage",) if SAGE_KEY in st.session_state else ()
+    sage = ("sage",) if latest() is not None else ()
     mine = (st.session_state[UPLOADED]["kind"],) if UPLOADED in st.session_state else ()
     return compare.KINDS + sage + compare.PRETRAINED + mine
 
@@ -129,8 +129,8 @@ def trained(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, 
     """
     found, wanted = {}, {}
     for kind in kinds:
-        if kind == "sage":
-            model = st.session_state[SAGE_KEY]["model"]
+        if kind in compare.FROM_PAGE:  # SaGe: what its page last trained
+            model = latest()["model"]
             found[kind] = model, fingerprint(model)
         elif kind in compare.PRETRAINED:
             found[kind] = registry.pretrained(kind), kind

@@ -3,19 +3,18 @@ Mistral's, an uploaded tokenizer.json), the same sentences in six languages, and
 charts of the papers on a corpus.
 
 The page in order; its parts by job: lessons/compare/models.py (which tokenizers, and
-their models), _compare_views.py (typed text, languages), _compare_measures.py (the
-measures on a corpus, their charts, one tokenizer against another), _compare_paper.py
-(Bostrom & Durrett's views)."""
+their models), views.py (typed text), languages.py (six languages), measures.py (the
+measures on a corpus, their charts, one tokenizer against another), paper.py
+(Bostrom & Durrett's views); SaGe's vocabulary comes from lessons/sage/latest.py."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from lessons.compare import paper, views
+from lessons.compare import languages, paper, views
 from lessons.compare.measures import SAME, charts, measure_lines
 from lessons.compare.models import (
     PAGE,
-    SAGE_KEY,
     kinds_from_url,
     known_kinds,
     label,
@@ -23,6 +22,7 @@ from lessons.compare.models import (
     trained,
     upload_tokenizer,
 )
+from lessons.sage.latest import latest as sage_latest
 from lessons.ui import inspector as inspect
 from lessons.ui.address import choice_box, limit_help, number_box
 from lessons.ui.corpus import (
@@ -30,7 +30,6 @@ from lessons.ui.corpus import (
     corpus_editor,
     corpus_select,
     is_sample,
-    punct_on,
     sample_print,
 )
 from lessons.ui.keys import widget_key
@@ -59,17 +58,20 @@ def controls():
     return name, size, chosen
 
 
-def marker_note(name: str, size: int, kinds) -> None:
-    """Which marker this page's BPE uses, and the command that trains the same BPE: the
-    command line's BPE marks no word boundary unless asked, so the same corpus and size
-    would cut differently there."""
-    if "bpe" not in kinds:
-        return
-    said = "BPE here marks the start of each word with ▁ (as SentencePiece and Unigram do)"
-    if is_sample(name) or corpus.is_toy(name):
-        command = compare.cli_command("bpe", name, size, punct_on(name, PAGE))
-        said += f"; the same BPE on the command line: `{command}`"
-    st.caption(said + ". `subtok train bpe` marks no word boundary unless asked (`--marker`).")
+def marker_note(name: str, size: int, kinds, split_punct: bool) -> None:
+    """How this page trains a tokenizer unlike the command line's default, and the command
+    that trains the same, for each chosen one whose registry entry says so
+    (``compare_note``: BPE's marker; `subtok train bpe` marks no word boundary unless
+    asked, so the same corpus and size would cut differently there)."""
+    for kind in kinds:
+        algo = compare.entry(kind)
+        if algo is None or algo.compare_note is None:
+            continue
+        said, after = algo.compare_note
+        if is_sample(name) or corpus.is_toy(name):
+            command = compare.cli_command(kind, name, size, split_punct)
+            said += f"; the same {algo.label} on the command line: `{command}`"
+        st.caption(said + after)
 
 
 def pretrained_note(models: dict) -> None:
@@ -119,13 +121,14 @@ except ValueError as err:
     st.stop()
 trains = [k for k in kinds if k in compare.KINDS]  # trained on the corpus: timed on an upload
 with st.expander("The training corpus", expanded=name == UPLOAD):
-    wc = corpus_editor(name, PAGE, ",".join(trains) or None, size)
-    if wc is not None and name == UPLOAD:
+    edited = corpus_editor(name, PAGE, ",".join(trains) or None, size)
+    if edited is not None and name == UPLOAD:
         untimed_note([k for k in kinds if k not in trains])
-if wc is None:
+if edited is None:
     st.stop()
-if "sage" in kinds:
-    latest = st.session_state[SAGE_KEY]
+wc, split_punct = edited.words, edited.split_punct
+if any(kind in compare.FROM_PAGE for kind in kinds):  # SaGe, from its page
+    latest = sage_latest()
     st.info(
         f"SaGe is the vocabulary last trained on the SaGe page ({latest['sample']}, "
         f"V = {latest['size']:,}), applied by greedy longest prefix; the others are trained "
@@ -133,9 +136,9 @@ if "sage" in kinds:
     )
 else:
     st.caption("Train a vocabulary on the SaGe page and it can join this comparison.")
-marker_note(name, size, kinds)
+marker_note(name, size, kinds, split_punct)
 # hashed once per run, a real sample's once per server
-corpus_print = sample_print(name, punct_on(name, PAGE)) if is_sample(name) else fingerprint(wc)
+corpus_print = sample_print(name, split_punct) if is_sample(name) else fingerprint(wc)
 try:
     found = trained(kinds, wc, corpus_print, size)
 except ValueError as err:
@@ -150,7 +153,7 @@ pretrained_note(models)
 views.side_by_side(models, labels, inspect.card_corpus(name, size, corpus_print))
 views.export_panel(models, prints, labels)
 st.divider()
-views.languages_view(models, prints, labels, names)
+languages.languages_view(models, prints, labels, names)
 st.divider()
 st.header("Measured on a corpus")
 measure = choice_box(

@@ -16,6 +16,8 @@ from subtok_core.measure import morphology
 from subtok_core.measure.tokenized import bare, segmenter_of
 from subtok_core.notes import bostrom
 
+PAPER = ("BPE", "unigram LM")  # 002's two methods as it names them (Algorithm.paper_002)
+
 PAGE = "compare"
 SEED = f"`{bostrom.BOSTROM}`"
 
@@ -58,7 +60,8 @@ def examples_view(models: dict, prints: dict, labels: dict) -> None:
         row = {"text": ex.original, "002 BPE": " ".join(ex.bpe)}
         paper = (bostrom.bare_pieces(ex.bpe), bostrom.bare_pieces(ex.unigram))
         for kind in _paper_order(models):  # each of ours beside the paper's of its kind
-            if kind == "unigram" or (kind != "bpe" and "002 unigram LM" not in row):
+            method = _stands_for(kind)
+            if method == PAPER[1] or (method != PAPER[0] and "002 unigram LM" not in row):
                 row["002 unigram LM"] = " ".join(ex.unigram)
             row[labels[kind]] = " ".join(cuts[kind][n])
             mine = _chars(cuts[kind][n], styles[kind])
@@ -92,8 +95,20 @@ def _paper_order(models: dict) -> list[str]:
     >>> _paper_order({"cl100k_base": 0, "unigram": 0, "wordpiece": 0, "bpe": 0})
     ['bpe', 'unigram', 'cl100k_base', 'wordpiece']
     """
-    first = [k for k in ("bpe", "unigram") if k in models]
+    first = [k for method in PAPER for k in models if _stands_for(k) == method]
     return first + [k for k in models if k not in first]
+
+
+def _stands_for(kind: str) -> str | None:
+    """The 002 method the tokenizer `kind` stands beside, from its registry entry ("BPE",
+    "unigram LM"); None for the others."""
+    algo = compare.entry(kind)
+    return algo.paper_002 if algo else None
+
+
+def _of_paper(kinds) -> dict[str, str]:
+    """002's method -> the one of `kinds` that stands for it (each method at most once)."""
+    return {method: k for k in kinds if (method := _stands_for(k))}
 
 
 def table2_view(per: dict | None, labels: dict) -> None:
@@ -135,7 +150,8 @@ def table2_view(per: dict | None, labels: dict) -> None:
 
 def _fewer(per: dict, labels: dict) -> str:
     """Whether Unigram needs fewer tokens per word than BPE here, as in 002's §4 counts."""
-    names = [labels.get(k) for k in ("bpe", "unigram")]
+    of = _of_paper(labels)
+    names = [labels.get(of[method]) if method in of else None for method in PAPER]
     if not all(n in per for n in names):
         return ""
     b, u = (per[n]["fertility"].tokens_per_word for n in names)
@@ -175,8 +191,9 @@ def morphology_view(models: dict, prints: dict, labels: dict, names: list, where
         cached.figure(run, ("morphology",), chart)  # its spec kept on disk too
         st.caption(viz_morphology.HOW_TO_READ)
         st.dataframe(table.style.format(precision=3, na_rep="undefined"), hide_index=True)
-        pick = {k: results[labels[k]] if k in models else None for k in ("bpe", "unigram")}
-        st.info(morphology.verdict(pick["bpe"], pick["unigram"], where))
+        of = _of_paper(models)
+        pick = [results[labels[of[method]]] if method in of else None for method in PAPER]
+        st.info(morphology.verdict(*pick, where))
 
     cached.drawn(run, ("morphology",), summary)
     with st.expander("Every gold word and its cuts"):

@@ -1,20 +1,17 @@
 """The Compare page's views of typed text: one text through every tokenizer as colored
-chips, and the same sentences in six languages (the tokenization premium)."""
+chips, and each trained tokenizer to take away (the same sentences in six languages:
+languages.py)."""
 
 from __future__ import annotations
 
 import html
 
-import pandas as pd
 import streamlit as st
 
-from lessons.ui import cached
 from lessons.ui import inspector as inspect
 from lessons.ui.escape import as_text
 from lessons.ui.keys import widget_key
-from lessons.ui.store import derived, fingerprint
 from subtok_core import compare, languages, palette
-from subtok_core.charts import languages as viz_languages
 from subtok_core.tokenizer import tokenizer
 
 PAGE = "compare"
@@ -41,11 +38,6 @@ SAID = {  # the outline's meaning, for a screen reader (lessons/ui/a11y.py: .sr-
     "tok odd": '<span class="sr-only"> (a cut not every tokenizer makes)</span>',
     "tok part": '<span class="sr-only"> (part of a character)</span>',
 }
-WORDPIECE_WHY = (  # why WordPiece may need far more tokens than the others (said where seen)
-    "Its score count(ab) / (count(a) × count(b)) favours pairs of rare symbols, so its "
-    "early merges build rare strings and frequent words stay in pieces until the "
-    "vocabulary is much larger."
-)
 PART_NOTE = (
     "A double red outline marks a token that holds only part of a character, drawn as its bytes in "
     "hex (`<F0 9F>`): {who} cut{s} the UTF-8 bytes of a character (an emoji is 4 bytes, a "
@@ -115,22 +107,27 @@ def unknown_note(text: str, encoded: dict, labels: dict) -> str:
     )
 
 
-def wordpiece_note(encoded: dict, labels: dict) -> str:
-    """Why WordPiece needs far more tokens than the best other tokenizer for this text
-    (more than 1.5 times as many), with both counts; '' otherwise."""
-    if "wordpiece" not in encoded or len(encoded) < 2:
+def many_tokens_note(encoded: dict, labels: dict) -> str:
+    """Why a tokenizer needs far more tokens than the best other one for this text (more
+    than 1.5 times as many), with both counts, when its registry entry says why it may
+    (``compare_long_why``: WordPiece); '' otherwise."""
+    if len(encoded) < 2:
         return ""
-    mine = len(encoded["wordpiece"].spans)
-    others = {k: len(e.spans) for k, e in encoded.items() if k != "wordpiece" and e.spans}
-    if not others:
-        return ""
-    best = min(others, key=others.get)
-    if mine <= 1.5 * others[best]:
-        return ""
-    return (
-        f"{labels['wordpiece']} needs {mine} tokens for this text, {labels[best]} "
-        f"{others[best]}. {WORDPIECE_WHY}"
-    )
+    for kind, coded in encoded.items():
+        algo = compare.entry(kind)
+        if algo is None or algo.compare_long_why is None:
+            continue
+        mine = len(coded.spans)
+        others = {k: len(e.spans) for k, e in encoded.items() if k != kind and e.spans}
+        if not others:
+            continue
+        best = min(others, key=others.get)
+        if mine > 1.5 * others[best]:
+            return (
+                f"{labels[kind]} needs {mine} tokens for this text, {labels[best]} "
+                f"{others[best]}. {algo.compare_long_why}"
+            )
+    return ""
 
 
 def _use_example() -> None:
@@ -183,7 +180,7 @@ def side_by_side(models: dict, labels: dict, cards: tuple[dict | None, str]) -> 
             ),  # fmt: skip
             unsafe_allow_html=True,
         )
-    why = wordpiece_note(encoded, labels)
+    why = many_tokens_note(encoded, labels)
     if why:
         st.info(why)
     unknown = unknown_note(text, encoded, labels)
@@ -197,87 +194,11 @@ def side_by_side(models: dict, labels: dict, cards: tuple[dict | None, str]) -> 
         "Tekken keep the space inside the token (' world')."
     )
     st.caption(inspect.HOVER_NOTE + (" " + inspect.WHITESPACE_NOTE if whitespace else ""))
-    if cards[0] is None and any(kind in inspect.CARD_TRAINED for kind in models):
+    if cards[0] is None and any(inspect.card_trained(kind) for kind in models):
         st.caption(inspect.no_card_note(cards[1]))
     if split:
         who = " and ".join(split)
         st.caption(PART_NOTE.format(who=who, s="" if len(split) > 1 else "s"))
-
-
-def premium_table(kinds: tuple[str, ...], prints: tuple[str, ...], models: dict, labels: dict):
-    """languages.premium for the chosen tokenizers, kept by their fingerprints and labels
-    in the server-wide store and on disk (lessons.ui.store.derived). Read only."""
-
-    def compute():
-        encoders = {labels[k]: (lambda text, m=models[k]: compare.encode(m, text)) for k in kinds}
-        return languages.premium(encoders)
-
-    names = tuple(labels[k] for k in kinds)
-    return derived(("compare languages", *kinds, *prints, *names), compute)
-
-
-def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -> None:
-    """The same three sentences in six languages: tokens per language relative to English."""
-    st.header("The same sentences in other languages")
-    st.write(
-        "Three everyday sentences, written for this page in English, Russian, German, "
-        "Chinese, Arabic and Hindi with the same meaning. Petrov et al. (2023, *Language "
-        "Model Tokenizers Introduce Unfairness Between Languages*) call the tokens a text "
-        "needs in a language divided by the tokens of the same text in English its "
-        "**tokenization premium**: a premium of 3 costs three times the context, time and "
-        "price for the same content."
-    )
-    with st.expander("The sentences"):
-        st.dataframe(
-            pd.DataFrame(
-                [
-                    {"language": lang.name, **dict(enumerate(lang.sentences, 1))}
-                    for lang in languages.LANGUAGES.values()
-                ]  # fmt: skip
-            ).rename(columns=lambda c: f"sentence {c}" if isinstance(c, int) else c),
-            hide_index=True,
-        )
-        st.caption("Meaning: " + " ".join(languages.MEANING))
-    kinds = tuple(models)
-    table = premium_table(kinds, tuple(prints[k] for k in kinds), models, labels)
-    run = fingerprint(*(prints[k] for k in kinds), *names)  # the models, the colors
-    cached.figure(run, ("premium",), lambda: viz_languages.premium_chart(table, names=names))
-    st.caption(viz_languages.HOW_TO_READ)
-    wide = table.pivot(index="language", columns="tokenizer", values="premium")
-    wide = wide.loc[list(languages.NAMES.values()), [labels[k] for k in kinds]]
-    st.dataframe(wide.style.format("{:.2f}"))
-    premium_unknown_note(table)
-
-
-def premium_unknown_note(table: pd.DataFrame) -> None:
-    """Name every tokenizer and language the chart marks [UNK] (mostly unknown tokens),
-    or else the one with the most unknown tokens, and why a premium there means little."""
-    unknown = table[table["unknown"] > 0]
-    if unknown.empty:
-        return
-    marked = languages.mostly_unknown(table)
-    why = (
-        "a tokenizer trained here has only the characters of its training corpus, so a "
-        "script it never saw costs a token per character (or per word) and keeps nothing "
-        "of the text. The real tokenizers fall back to bytes instead and never lose a "
-        "character."
-    )
-    if marked.empty:
-        worst = unknown.loc[unknown["unknown"].idxmax()]
-        st.info(
-            f"{worst['tokenizer']} writes {worst['unknown']} of its {worst['tokens']} tokens "
-            f"for {worst['language']} as an unknown token: {why}"
-        )
-        return
-    said = "; ".join(
-        f"{name} on "
-        + ", ".join(f"{r.language} ({r.unknown} of {r.tokens} tokens)" for r in rows.itertuples())
-        for name, rows in marked.groupby("tokenizer", sort=False)
-    )
-    st.info(
-        f"Marked [UNK] on the chart, where most tokens are unknown tokens: {said}. Their "
-        f"premium counts lost text, not what the language costs: {why}"
-    )
 
 
 def export_panel(models: dict, prints: dict, labels: dict) -> None:

@@ -3,6 +3,7 @@
 import pandas as pd
 import streamlit as st
 
+from lessons.ui.a11y import POLL_KEY
 from lessons.ui.keys import widget_key
 from subtok_core import wordlevel
 
@@ -152,6 +153,15 @@ for path, label, icon, text in LESSONS:
     with st.container(border=True):
         st.page_link(path, label=label, icon=icon)
         st.write(text)
+
+st.header("Teach a class")
+st.write(
+    "A class can follow the lesson on their phones and predict each step: on BPE, "
+    f"WordPiece or Unigram, press **Class poll** beside the step controls (key {POLL_KEY}) and "
+    "open a poll; the students scan its QR code, or open *Join a poll* and type its room "
+    "code, and their phones show your step and its question, anonymously."
+)
+st.page_link("lessons/poll/page.py", label="Join a poll (students)", icon=":material/how_to_vote:")
 
 st.header("Share a view")
 st.write(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import secrets
 from collections.abc import Callable
 
@@ -26,19 +27,47 @@ from lessons.poll.results import live_results
 from lessons.ui.corpus import TEXT, UPLOAD
 from lessons.ui.keys import widget_key
 from lessons.ui.present import presenting
-from lessons.ui.steps import lazy_expander
+from lessons.ui.steps import POLL_GO, lazy_expander
 from lessons.ui.store import fingerprint, run_key
 from subtok_core import rooms
 from subtok_core.rooms import address
 from subtok_core.rooms.address import Base
 
-QR_WIDTH = 220  # px of the QR code on the teacher's screen
-QR_BIG = 360  # in presenter mode: a 33-module code at ~11 px a module, read from the back
+# The QR code is drawn at a whole number of screen pixels a module (no blur from scaling)
+# with its 4-module quiet zone, at least this wide: a 37-module code (a 40-character link)
+# gets 8 px a module, 296 px, what a phone reads from the back of a classroom off a
+# projector; in presenter mode 10 px, 370 px.
+QR_WIDTH = 280  # px at least, on the teacher's screen
+QR_BIG = 360  # px at least, in presenter mode
+QR_BORDER = 4  # modules of quiet zone around the code (ISO/IEC 18004 asks for 4)
+# The panel's own look (its container is keyed "<page>_poll_panel"): the room's row (the
+# QR code, then the code and the link, wrapping under it when the screen is narrow), the
+# code in large type, and figures and labels that wrap instead of being cut with "…".
 POLL_CSS = """<style>
 .poll-code {font-size: 1.1rem;}
 .poll-code b {display: block; font-size: 2.6rem; letter-spacing: .25em; font-family: monospace;
               white-space: nowrap;}
 .poll-code.big b {font-size: 4.6rem; letter-spacing: .15em;}
+.poll-link {overflow-wrap: anywhere;}
+div[class*="_poll_roomtext"] {min-width: min(18rem, 100%); flex: 1 1 18rem;}
+div[class*="_poll_qr"] {flex: 0 0 auto;}
+div[class*="_poll_qr"] img {max-width: none;}
+/* a phone in presenter mode: the code shrinks to the screen, its modules kept square */
+@media (max-width: 640px) {
+  div[class*="_poll_qr"], div[class*="_poll_qr"] * {max-width: 100% !important;}
+  div[class*="_poll_qr"] img {height: auto; image-rendering: pixelated;}
+}
+/* no fullscreen button over the code's corner (its finder pattern) when the mouse is near */
+div[class*="_poll_qr"] [data-testid="stElementToolbar"] {display: none;}
+div[class*="_poll_panel"] [data-testid="stMetricValue"],
+div[class*="_poll_panel"] [data-testid="stMetricValue"] *,
+div[class*="_poll_panel"] [data-testid="stMetricLabel"] * {
+  white-space: normal !important; overflow: visible !important;
+  text-overflow: clip !important; overflow-wrap: anywhere;}
+div[class*="_poll_panel"] [data-testid="stMetricValue"] {font-size: 1.9rem; line-height: 1.25;}
+.poll-typed {border-collapse: collapse; width: 100%;}
+.poll-typed :is(td, th) {text-align: left; padding: .25rem .6rem; overflow-wrap: anywhere;
+  border-bottom: 1px solid #d5d9de;}
 </style>"""
 
 
@@ -53,9 +82,35 @@ def class_poll(page_name: str, trace, i: int, corpus: str, question: str) -> Cal
     def draw() -> None:
         with lazy_expander(f"Class poll: {question}", page_name, "class_poll") as box:
             if box.open:
+                go_to_panel(page_name)
                 teacher_panel(page_name, trace, i, corpus)
 
     return draw
+
+
+def go_to_panel(page_name: str) -> None:
+    """When the "Class poll" button beside the step controls (lessons.ui.steps.poll_button)
+    was pressed: scroll the page to the panel, its title at the top of the screen, and put
+    the keyboard's focus on its title."""
+    asked = widget_key(page_name, POLL_GO)
+    if not st.session_state.pop(asked, False):
+        return
+    times = widget_key(page_name, "poll_went")  # a new script each time: it runs again
+    st.session_state[times] = st.session_state.get(times, 0) + 1
+    panel = json.dumps(f".st-key-{widget_key(page_name, 'class_poll_open')}")
+    st.html(
+        f"""<script>/* {st.session_state[times]} */
+        (() => {{
+          const go = () => {{
+            const box = document.querySelector({panel});
+            if (!box) return;
+            box.scrollIntoView({{block: "start"}});
+            box.querySelector("summary")?.focus({{preventScroll: true}});
+          }};
+          [0, 250, 800].forEach((ms) => setTimeout(go, ms));  // charts drawn meanwhile
+        }})();</script>""",
+        unsafe_allow_javascript=True,
+    )
 
 
 def run_print(trace) -> str:
@@ -108,10 +163,14 @@ def teacher_panel(
         return
     follow(page_name, trace, i, corpus)
     room = polls.join(room.code)  # as followed
-    # the code and link, the QR code, the round: side by side (stacked on a phone)
-    left, middle, right = st.columns([5, 5, 4] if presenting() else [4, 3, 6], gap="medium")
-    show_room(room, page_name, left, middle)
-    with right:
+    # the room's row: its QR code, then the code and the link beside it (under it on a
+    # narrow screen); the round and its tally under the row, the whole width
+    box = st.container(key=widget_key(page_name, "poll_panel"))
+    row = box.container(horizontal=True, gap="large", vertical_alignment="center")
+    qr = row.container(key=widget_key(page_name, "poll_qr"), width="content")
+    said = row.container(key=widget_key(page_name, "poll_roomtext"))
+    show_room(room, page_name, said, qr)
+    with box:
         question = ask(trace, i)
         current = polls.current_round(room.code)
         same = current is not None and (current.step, current.run) == (i, room.run)
@@ -200,23 +259,47 @@ def join_link(code: str, page_name: str, page_url: str | None) -> tuple[str, Bas
     return address.join_url(base, code), base
 
 
-def qr_png(link: str) -> bytes:
-    """A QR code of `link` as PNG bytes, drawn by segno on this machine."""
+def qr_png(link: str, least: int = QR_WIDTH) -> bytes:
+    """A QR code of `link` as PNG bytes, drawn by segno on this machine: a whole number
+    of pixels a module, at least `least` px wide with its quiet zone (qr_width says how
+    wide), so that it is shown at its own size, unscaled."""
+    code = segno.make(link, error="m")
     buffer = io.BytesIO()
-    segno.make(link, error="m").save(buffer, kind="png", scale=8, border=2)
+    code.save(buffer, kind="png", scale=qr_scale(code, least), border=QR_BORDER)
     return buffer.getvalue()
+
+
+def qr_scale(code, least: int) -> int:
+    """Pixels a module so that `code` (a segno QR code) is at least `least` px wide."""
+    modules = code.symbol_size(scale=1, border=QR_BORDER)[0]
+    return max(1, -(-least // modules))
+
+
+def qr_width(link: str, least: int = QR_WIDTH) -> int:
+    """How wide qr_png(link, least) is, in px (modules with the quiet zone, times scale).
+
+    >>> qr_width("http://10.0.0.5:8501/join?room=K7RD")  # 37 modules, 8 px each
+    296
+    """
+    code = segno.make(link, error="m")
+    return code.symbol_size(scale=qr_scale(code, least), border=QR_BORDER)[0]
 
 
 def show_room(room, page_name: str, left, right) -> None:
     """The code in large type, the link and a warning in plain words when the phones
-    cannot reach the address (in `left`), its QR code (in `right`)."""
+    cannot reach the address (in `left`), its QR code (in `right`, at its own size: whole
+    pixels a module, never scaled down)."""
     link, base = join_link(room.code, page_name, st.context.url)
     big = presenting()
     left.html(POLL_CSS)
     size = "poll-code big" if big else "poll-code"
     code = html.escape(room.code)  # our own alphabet, escaped all the same
     left.markdown(f'<div class="{size}">Room code <b>{code}</b></div>', unsafe_allow_html=True)
-    left.markdown(f"Students open **{link}** (or the page *Join a poll* and type the code).")
+    left.markdown(
+        f'<div class="poll-link">Students open <b>{html.escape(link)}</b> (or the page '
+        "<i>Join a poll</i> and type the code).</div>",
+        unsafe_allow_html=True,
+    )
     for warning in reach_warnings(base):
         left.warning(warning)
     if room.corpus in (TEXT, UPLOAD):  # the teacher's own words: shared on request
@@ -229,10 +312,11 @@ def show_room(room, page_name: str, left, right) -> None:
         )
     left.caption("The room closes 2 hours after its last round opened.")
     if not base.url.startswith("/"):
+        least = QR_BIG if big else QR_WIDTH
         right.image(
-            qr_png(link),
+            qr_png(link, least),
             caption="Scan to join",
-            width=QR_BIG if big else QR_WIDTH,
+            width=qr_width(link, least),
             alt=f"QR code of {link}",
         )
 

@@ -11,6 +11,8 @@ words by switching on "show what was typed", a deliberate act, as a plain-text t
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 import streamlit as st
 
@@ -18,7 +20,7 @@ from lessons.poll.record import tally_hidden
 from lessons.ui.a11y import altair_chart  # the chart and its sentence
 from lessons.ui.keys import widget_key
 from subtok_core import rooms
-from subtok_core.charts.poll import answers_chart
+from subtok_core.charts.poll import answers_chart, legend_html
 
 LIVE_EVERY = 0.75  # seconds between two looks at the answers: the tally is at most ~1 s old
 OTHER = "something else (typed)"  # one bar for every typed answer that is no candidate
@@ -61,26 +63,33 @@ def live_results(page_name: str, code: str) -> None:
         f"**Round on step {current.step}** ({current.state}): **{total}** {students} answered."
     )
     hidden = current.state == "open" and tally_hidden(code)
+    # the tally (left) and the button or the reveal (right); stacked on a phone
+    tally, side = st.columns([3, 2], gap="large")
     if hidden:
-        st.caption("The answers stay hidden until Reveal (switch on \"show the tally live\" "
-                   "to show them now).")  # fmt: skip
+        tally.caption("The answers stay hidden until Reveal (switch on \"show the tally live\" "
+                      "to show them now).")  # fmt: skip
     elif total:
-        altair_chart(answers_chart(frame))
-    if current.state == "open":
-        st.button(
-            "Reveal",
-            key=widget_key(page_name, "poll_reveal"),
-            on_click=polls.reveal,
-            args=(current.id,),
-            disabled=total == 0,
-        )
-    elif current.state == "revealed":
-        show_reveal(current, frame)
+        with tally:
+            if current.state == "revealed":  # its key, in words, wrapping on a phone
+                st.markdown(legend_html(), unsafe_allow_html=True)
+            altair_chart(answers_chart(frame))
+    with side:
+        if current.state == "open":
+            st.button(
+                "Reveal",
+                key=widget_key(page_name, "poll_reveal"),
+                on_click=polls.reveal,
+                args=(current.id,),
+                disabled=total == 0,
+                type="primary",
+            )
+        elif current.state == "revealed":
+            show_reveal(current, frame)
     if OTHER in set(frame["answer"]) and not hidden:
         st.toggle("show what was typed", key=widget_key(page_name, "poll_typed"))
         if show_typed:
             typed = answers_frame(polls.tally(current.id), current, show_typed=True)
-            st.dataframe(typed[["answer", "count"]], hide_index=True)  # plain text
+            typed_table(typed)
 
 
 def show_reveal(current, frame: pd.DataFrame) -> None:
@@ -89,13 +98,28 @@ def show_reveal(current, frame: pd.DataFrame) -> None:
     total = int(frame["count"].sum())
     right = int(frame.loc[frame["verdict"] == "right", "count"].sum())
     tied = int(frame.loc[frame["verdict"] == "tied", "count"].sum())
-    left, right_col = st.columns(2)
-    left.metric("The algorithm's choice", ", ".join(current.answer))
+    # one under the other: a long answer or "30 of 30 (100%)" wraps, never cut (POLL_CSS)
+    st.metric("The algorithm's choice", ", ".join(current.answer))
     share = f"{right} of {total}" + (f" ({right / total:.0%})" if total else "")
-    right_col.metric("Predicted it", share)
+    st.metric("Predicted it", share)
     st.info(question.explanation)
     if current.ties:
         st.caption(
             f"Tied with it: {', '.join(current.ties)}. {tied} of {total} chose a tied "
             "candidate, which the tie rule set aside."
         )
+
+
+def typed_table(frame: pd.DataFrame) -> None:
+    """What the students typed, with counts: our own table, each answer escaped (shown as
+    the text typed, never markdown or HTML), a long one wrapped, never cut (a data grid cuts
+    it with "…", st.table reads its cells as markdown)."""
+    rows = "".join(
+        f"<tr><td>{html.escape(str(answer))}</td><td>{int(count)}</td></tr>"
+        for answer, count in zip(frame["answer"], frame["count"])
+    )
+    st.markdown(
+        '<table class="poll-typed"><thead><tr><th>answer</th><th>students</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>",
+        unsafe_allow_html=True,
+    )

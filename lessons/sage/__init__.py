@@ -1,2 +1,3 @@
-"""The SaGe lesson: page.py; runs.py (SaGe and its controls in workers), views.py (step log,
-close-up), results.py (the paper's charts), paper.py (paper vs this run)."""
+"""The SaGe lesson: page.py; controls.py (the sample and the settings), runs.py (SaGe and its
+controls in workers), views.py (the step log), closeup.py (one token up close), results.py
+(the paper's charts), paper.py (paper vs this run), latest.py (the last run, for Compare)."""

@@ -8,8 +8,8 @@ import html
 import pandas as pd
 import streamlit as st
 
+from lessons.sage import closeup
 from lessons.sage import results as outcome
-from lessons.sage import views
 from lessons.ui.store import derived
 from subtok_core import sage
 from subtok_core.sage import paper, summary, table1, table2
@@ -88,7 +88,7 @@ def _window_change(run: str, trace, sentences) -> table2.WindowChange | None:
     of the run's first steps)."""
 
     def state_at(step: int):
-        return views.state_at(run, step, trace, sentences)
+        return closeup.state_at(run, step, trace, sentences)
 
     compute = lambda: table2.find_window_change(trace, sentences, state_at)  # noqa: E731
     return derived(("sage table 2", run), compute)

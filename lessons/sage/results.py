@@ -1,5 +1,5 @@
 """The SaGe page's result view: BPE(V), SaGe(V) and the two controls, on the paper's charts
-(the paper's Tables 1-2 and summary figures are on the paper tab: _sage_paper)."""
+(the paper's Tables 1-2 and summary figures are on the paper tab: lessons/sage/paper.py)."""
 
 from __future__ import annotations
 

@@ -15,11 +15,13 @@ from dataclasses import asdict, replace
 
 import streamlit as st
 
+from lessons.ui.keys import widget_key
 from lessons.ui.store import trace_store
 from subtok_core import batch, parallel, sage
 from subtok_core.sage import worker as sage_worker
 
-RUNS = "sage_runs"  # this session's runs under way (subtok_core.batch.Runs)
+PAGE = "sage"
+RUNS = widget_key(PAGE, "runs")  # this session's runs under way (subtok_core.batch.Runs)
 
 
 def plan(sentences, key: str, s: sage.SageSettings, seeds: int) -> dict:
@@ -66,7 +68,7 @@ def step_of(values: tuple):
     return None
 
 
-STOPPED = "sage_stopped"  # session: the runs Stop ended (their keys), until "Run again"
+STOPPED = widget_key(PAGE, "stopped")  # session: the runs Stop ended (their keys), to Run again
 
 
 def run_again() -> None:
@@ -97,7 +99,7 @@ def follow(wanted: dict, keys: list, what: str, part: str) -> dict | None:
         return None  # stopped: the page shows the steps kept, until "Run again"
     stop = st.empty()
     help_text = "Stops the runs; the steps finished so far stay on the page."
-    if stop.button("Stop", key=f"sage_stop_{part}", help=help_text):
+    if stop.button("Stop", key=widget_key(PAGE, f"stop_{part}"), help=help_text):
         stop.empty()  # the run has stopped: no Stop button any more
         if RUNS in st.session_state:
             st.session_state[RUNS].cancel()

@@ -47,12 +47,18 @@ KEYS = (
     ("Alt+P", "play the steps one after the other, or pause"),
 )
 PLAY_KEY = "Alt+P"
+# On a lesson with a class poll (BPE, WordPiece, Unigram): the "Class poll" button beside
+# the step controls. Q for question: Alt+C would sit beside Streamlit's own C, and no
+# browser menu opens on Alt+Q.
+POLL_KEY = "Alt+Q"
+POLL_KEYS = ((POLL_KEY, "open the class poll and go to it"),)
 
 
-def keys_help(container) -> None:
-    """A "Keys" button in `container` (the step controls' row) opening the list of keys."""
+def keys_help(container, poll: bool = False) -> None:
+    """A "Keys" button in `container` (the step controls' row) opening the list of keys
+    (with the class poll's key on a lesson that has one: `poll`)."""
     with container.popover("Keys", icon=":material/keyboard:", help="The lesson's keys"):
-        rows = "".join(f"| {key} | {does} |\n" for key, does in KEYS)
+        rows = "".join(f"| {key} | {does} |\n" for key, does in KEYS + (POLL_KEYS if poll else ()))
         st.markdown("| key | does |\n|---|---|\n" + rows)
         st.caption(
             "The keys do nothing while the cursor is in a text box or a list; on the "
@@ -74,10 +80,10 @@ def hidden_heading(text: str) -> None:
 
 
 def plain(text: str) -> str:
-    """Text shown as it is in Streamlit's markdown (a token such as `*` or `_a_` stays).
+    r"""Text shown as it is in Streamlit's markdown (a token such as `*` or `_a_` stays).
 
-    >>> plain("(*, a_b) got 2.")
-    '\\(\\*, a\\_b\\) got 2\\.'
+    >>> print(plain("(*, a_b) got 2."))
+    \(\*, a\_b\) got 2\.
     """
     return re.sub(r"([\\`*_{}\[\]()#+\-.!|~$<>])", r"\\\1", text)
 
@@ -94,18 +100,3 @@ def altair_chart(chart) -> None:
     """st.altair_chart(chart, width="stretch") and the sentence under it (say_under)."""
     st.altair_chart(chart, width="stretch")
     say_under(chart)
-
-
-def chip_label(text: str, count: int | None = None, new: bool = False) -> str:
-    """What a screen reader says for a chip: its text, 'new symbol' when it is the newest,
-    and its count ('lower, 2 times') instead of the '× 2' drawn after it.
-
-    >>> chip_label("</w>", 10)
-    '&lt;/w&gt;, 10 times'
-    >>> chip_label("es", new=True)
-    'es, new symbol'
-    """
-    parts = [text] + (["new symbol"] if new else [])
-    if count is not None:
-        parts.append(f"{count:,} time" + ("" if count == 1 else "s"))
-    return html.escape(", ".join(parts))

@@ -58,8 +58,12 @@ def chips(
     return "".join(parts)
 
 
-def show_chips(rows: str) -> None:
-    st.markdown(CHIP_CSS + f'<div class="chips">{rows}</div>', unsafe_allow_html=True)
+def show_chips(rows: str, css: str = "", kind: str = "") -> None:
+    """Rows of chips (our own HTML, each user string escaped by whoever made it) in one
+    box; a page's own `css` after the chips' own, its rules scoped by the class `kind`
+    (/bytebpe's "bb": a chip holding a space keeps it, parts coloured)."""
+    classes = f"chips {kind}" if kind else "chips"
+    st.markdown(CHIP_CSS + css + f'<div class="{classes}">{rows}</div>', unsafe_allow_html=True)
 
 
 # word-boundary markers, drawn grey in a chip

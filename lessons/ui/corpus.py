@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from lessons.ui.address import choice_box
-from lessons.ui.estimate import upload_notice
 from lessons.ui.keys import widget_key
-from lessons.ui.store import fingerprint, trace_store
+from lessons.ui.store import fingerprint
+from lessons.ui.upload import counted_upload
 from lessons.ui.view_memory import last_shown, note_rewritten
 from subtok_core import corpus, toys
 
@@ -63,10 +60,21 @@ def punct_box(prefix: str) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class Edited:
+    """The corpus the editor gives: its word counts, and whether its words were split with
+    punctuation off (the box of punct_box; a toy's never are). A real sample's fingerprint
+    (sample_print) and a model's pre-tokenization depend on the second."""
+
+    words: corpus.WordCounts
+    split_punct: bool = False
+
+
 def corpus_editor(
     name: str, prefix: str, algorithm: str | None = None, size: int = 0
-) -> corpus.WordCounts | None:
-    """Show the chosen corpus so the student can edit it; return its word counts.
+) -> Edited | None:
+    """Show the chosen corpus so the student can edit it; return its word counts and how
+    its words were split.
 
     Toy tables are editable in place, free text goes in a text box, a file is uploaded.
     Returns None (after an st.error) when the input cannot be used; a table that cannot be
@@ -74,10 +82,11 @@ def corpus_editor(
     """
     try:
         if corpus.is_toy(name):
-            return toy_table(name, prefix)
+            return Edited(toy_table(name, prefix))
         if name == TEXT:
             text = st.text_area("Your text", DEFAULT_TEXT, key=widget_key(prefix, "text"))
-            return corpus.from_text(text, punct_box(prefix), name="your text")
+            split = punct_box(prefix)
+            return Edited(corpus.from_text(text, split, name="your text"), split)
         if name == UPLOAD:
             upload = st.file_uploader(
                 "A UTF-8 .txt file (20 MB at most)", key=widget_key(prefix, "upload")
@@ -85,12 +94,13 @@ def corpus_editor(
             if upload is None:
                 st.info("Upload a file to train on it.")
                 return None
-            return counted_upload(upload, prefix, algorithm, size)
+            split = punct_box(prefix)
+            return Edited(counted_upload(upload, split, prefix, algorithm, size), split)
         split = punct_box(prefix)
         with st.spinner(f"Reading {name} from the gensim package ..."):
             wc = cached_load(name, split)
         st.caption(f"{wc.total:,} running words, {len(wc):,} distinct.")
-        return wc
+        return Edited(wc, split)
     except ValueError as err:
         st.error(str(err))
         return None
@@ -120,85 +130,6 @@ def toy_table(name: str, prefix: str) -> corpus.WordCounts:
     return st.session_state.get(last, wc)
 
 
-def sliced_upload(
-    text: str, file: str, prefix: str, algorithm: str | None, size: int
-) -> corpus.WordCounts:
-    """An upload's word counts; before a long training (`algorithm` to `size`, estimated
-    from bench/scaling.py's figures) the page says how long and offers its first lines."""
-    split = punct_box(prefix)
-    wc = corpus.from_text(text, split, file)
-    if not algorithm:
-        return wc
-    lines = text.splitlines()
-    keep = upload_notice(wc, algorithm, size, n_lines=len(lines), page=prefix)
-    if keep is None or keep >= len(lines):
-        return wc
-    return corpus.from_text("\n".join(lines[:keep]), split, f"{file} (first {keep:,} lines)")
-
-
-def counted_upload(upload, prefix: str, algorithm: str | None, size: int) -> corpus.WordCounts:
-    """sliced_upload, with the file read and counted once per server for its content (a
-    20 MB file took 3 s of the server on every rerun), and its first lines likewise."""
-    split, file = punct_box(prefix), upload.name
-    wc, n_lines = parsed_upload(
-        upload,
-        f"counts {split}",
-        lambda text: (corpus.from_text(text, split, file), len(text.splitlines())),
-    )
-    if not algorithm:
-        return wc
-    keep = upload_notice(wc, algorithm, size, n_lines=n_lines, page=prefix)
-    if keep is None or keep >= n_lines:
-        return wc
-    name = f"{file} (first {keep:,} lines)"
-    return parsed_upload(
-        upload,
-        f"counts {split} {keep}",
-        lambda text: corpus.from_text("\n".join(text.splitlines()[:keep]), split, name),
-    )
-
-
-def parsed_upload(upload, what: str, parse: Callable[[str], Any]) -> Any:
-    """`parse(text)` of an uploaded file (`what`: what parse makes, in its key), done once
-    per server for the file's content and kept in the server-wide store, in memory only,
-    within its budget; ValueError when the file is no UTF-8 text."""
-    key = ("upload", upload_digest(upload), upload.name, what)
-
-    def compute(report) -> Any:
-        return parse(corpus.decode_upload(upload.getvalue(), upload.name))
-
-    store = trace_store()
-    found = store.cached(key)
-    if found is None:  # read and counted here (or by another tab now): a few seconds at most
-        with st.spinner(f"Reading {upload.name} ..."):
-            found = store.get(key, compute, on_disk=False)
-    return found
-
-
-def upload_digest(upload) -> str:
-    """The SHA-256 of an uploaded file's content, hashed once per upload (by its file_id)."""
-    memo = st.session_state.get(DIGESTS, ("", ""))
-    if memo[0] != upload.file_id:
-        memo = st.session_state[DIGESTS] = (
-            upload.file_id,
-            hashlib.sha256(upload.getvalue()).hexdigest(),
-        )
-    return memo[1]
-
-
-def read_upload(upload) -> str | None:
-    """The text of an uploaded file; None after an st.error with the core's sentence when
-    it is no UTF-8 text (binary, another encoding, empty, over 20 MB)."""
-    try:
-        return corpus.decode_upload(upload.getvalue(), upload.name)
-    except ValueError as err:
-        st.error(str(err))
-        return None
-
-
-DIGESTS = "upload_digest"  # session: (file_id, SHA-256) of the last upload hashed
-
-
 @dataclass(frozen=True)
 class Corpus:
     """The corpus a page's select box chose in this run: its name, and whether the student
@@ -220,11 +151,18 @@ def corpus_select(col, default: str | None = None) -> Corpus:
         col, "corpus", options, "corpus", default if default in options else options[0]
     )
     col.caption(corpus_label(name))
-    was = last_shown("corpus")
+    return Corpus(name, chosen_anew(name))
+
+
+def chosen_anew(name: str, key: str = "corpus") -> bool:
+    """Whether the student has just chosen `name` in the box bound to `key` (another value
+    than the last run of this page showed). Then Back returns to the last corpus's view,
+    not to this one's at its step (view_memory.note_rewritten)."""
+    was = last_shown(key)
     changed = was is not None and was != name
     if changed:
-        note_rewritten()  # Back returns to the last corpus's view, not to this one's at its step
-    return Corpus(name, changed)
+        note_rewritten()
+    return changed
 
 
 def corpus_setting(chosen: Corpus, key: str, fallback, state_key: str | None = None):
@@ -246,11 +184,3 @@ def settings_caption(col, name: str, **used) -> None:
     said = toys.as_in(name, used)
     if said:
         col.caption(said)
-
-
-def punct_on(name: str, prefix: str) -> bool:
-    """Whether corpus `name` was pre-tokenized with punctuation split off on page `prefix`
-    (the box of punct_box; toys never are)."""
-    return not corpus.is_toy(name) and bool(
-        st.session_state.get(widget_key(prefix, "punct"), False)
-    )

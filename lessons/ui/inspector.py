@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from subtok_core import registry
 from subtok_core.measure.tokenized import BYTES_SHOWN
 
 MARKS = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}  # what "show whitespace" draws
@@ -93,7 +94,6 @@ INSPECT_CSS = """
 
 TEXT_PARAM = "text"
 CARD_TOKENIZERS = ("cl100k_base", "mistral-v1", "mistral-v3", "tekken")  # /vocab reads these
-CARD_TRAINED = ("bpe", "wordpiece", "unigram")  # and these, trained as Compare trains them
 
 
 def text_from_url(state_key: str) -> None:
@@ -116,13 +116,21 @@ def text_to_url(state_key: str) -> None:
         st.query_params.pop(TEXT_PARAM, None)
 
 
+def card_trained(kind: str) -> bool:
+    """Whether /vocab trains the tokenizer `kind` as Compare trains it, to show its cards:
+    an algorithm of ours with a Compare training (``for_compare``) and a vocabulary table
+    (BPE, WordPiece, Unigram)."""
+    algo = registry.ALGORITHMS.get(kind)
+    return algo is not None and algo.for_compare is not None and algo.vocabulary is not None
+
+
 def card_links(kind: str, trained_on: dict | None = None):
     """id -> the address of its card on /vocab, for a tokenizer /vocab knows (None for the
     others: SaGe, an uploaded tokenizer.json). A tokenizer trained here links only with
     `trained_on` (card_corpus: the corpus and size that make /vocab train the same model)."""
     if kind in CARD_TOKENIZERS:
         return lambda token_id: card_link(kind, token_id)
-    if kind in CARD_TRAINED and trained_on is not None:
+    if trained_on is not None and card_trained(kind):
         return lambda token_id: card_link(kind, token_id, trained_on)
     return None
 

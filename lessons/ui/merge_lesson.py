@@ -21,7 +21,7 @@ from lessons.poll import panel
 from lessons.ui import cached, export
 from lessons.ui.address import choice_box, limit_help, number_box
 from lessons.ui.chips import show_corpus, show_vocab
-from lessons.ui.corpus import Corpus, punct_on
+from lessons.ui.corpus import Corpus
 from lessons.ui.export import downloads
 from lessons.ui.keys import widget_key
 from lessons.ui.present import SettingsRow, end_of_step_view, page_head, settings_row
@@ -59,6 +59,7 @@ class MergeLesson:
     encode_beside = True  # the encoder beside the prediction (else under it)
 
     corpus: Corpus  # the corpus chosen, and whether the student has just chosen it
+    split_punct = False  # its words split with punctuation off (train sets it: corpus_trace)
     ties: str  # the tie rule
 
     @classmethod
@@ -106,8 +107,7 @@ class MergeLesson:
 
     def model(self, trace, i: int | None = None):
         """The model after the first i merges (all of them by default)."""
-        split = punct_on(self.corpus.name, self.page)
-        return self.algo.model_from_trace(trace, i, split_punct=split)
+        return self.algo.model_from_trace(trace, i, split_punct=self.split_punct)
 
     def downloads(self, trace) -> None:
         """The run's downloads and the whole model's tokenizer.json, under the steps."""
@@ -154,7 +154,7 @@ def merge_lesson(kind: type[MergeLesson]) -> None:
             lesson.encode(trace, i)
         lesson.extras(trace, i)
 
-    stepped(trace, step_view, page)
+    stepped(trace, step_view, page, poll=lesson.poll)
     lesson.downloads(trace)
 
 

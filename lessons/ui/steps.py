@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import streamlit as st
 
-from lessons.ui.a11y import PLAY_KEY, hidden_heading, keys_help
+from lessons.ui.a11y import PLAY_KEY, POLL_KEY, hidden_heading, keys_help
 from lessons.ui.address import url_int
-from lessons.ui.corpus import TEXT, UPLOAD, corpus_editor, is_sample, punct_on, sample_print
+from lessons.ui.corpus import TEXT, UPLOAD, corpus_editor, is_sample, sample_print
 from lessons.ui.guard import guarded
 from lessons.ui.keys import current_page, widget_key
 from lessons.ui.store import fingerprint
@@ -24,9 +25,11 @@ def step_slider(
     key: str = "step",
     label: str | None = None,
     page: str | None = None,
+    poll: bool = False,
 ) -> int:
     """The step controls in one row, bound to the URL as ?`key`=i: first, previous, the
-    slider, next, last, and play/pause (keys on `page`: the page running now unless given).
+    slider, next, last, and play/pause (keys on `page`: the page running now unless given),
+    and on a lesson with a class poll (`poll`) the button that opens it (poll_button).
 
     Each button has its key on the keyboard through Streamlit's own `shortcut=` (Home, ←,
     →, End, Alt+P; Streamlit leaves them alone while the student types in a text box), so a
@@ -86,10 +89,34 @@ def step_slider(
         key=widget_key(page, f"{key}_play"),
         shortcut=PLAY_KEY,
     )
-    keys_help(row)
+    if poll:
+        poll_button(row, page)
+    keys_help(row, poll)
     if on:
         autoplay(key, last, playing, page)
     return value
+
+
+POLL_GO = "poll_go"  # session (a page's key): the class poll was asked for by its button
+
+
+def poll_button(row, page: str) -> None:
+    """The "Class poll" button (key: POLL_KEY) in the step controls' `row`: it unfolds the
+    page's class poll (the lazy_expander "class_poll" lessons.poll.panel draws under the
+    step) and asks the panel to bring itself into view (lessons.poll.panel.go_to_panel)."""
+
+    def go() -> None:
+        st.session_state[widget_key(page, "class_poll_open")] = True
+        st.session_state[widget_key(page, POLL_GO)] = True
+
+    row.button(
+        "Class poll",
+        icon=":material/how_to_vote:",
+        help=f"The class answers on their phones: open the poll and go to it (key: {POLL_KEY}).",
+        key=widget_key(page, "poll_jump"),
+        shortcut=POLL_KEY,
+        on_click=go,
+    )
 
 
 def start_over(key: str = "step") -> None:
@@ -130,6 +157,15 @@ def autoplay(key: str, last: int, playing: str, page: str) -> None:
     tick()
 
 
+class CorpusTrace(NamedTuple):
+    """What corpus_trace gives a lesson page."""
+
+    words: Any  # the corpus's word counts (subtok_core.corpus.WordCounts)
+    corpus_print: str  # its fingerprint, hashed once per run
+    trace: Any  # the run trained on it
+    split_punct: bool  # its words split with punctuation off (lessons.ui.corpus.Edited)
+
+
 def corpus_trace(
     name: str,
     prefix: str,
@@ -138,9 +174,9 @@ def corpus_trace(
     size: int = 0,
     row=None,
 ):
-    """The corpus panel and the trained trace: (wc, corpus_print, trace), where
-    corpus_print is the corpus's fingerprint, hashed once per run; `train(wc, corpus_print)`
-    gives the trace. An upload is timed beforehand for `algorithm` at `size` (see
+    """The corpus panel and the trained trace (a CorpusTrace: the word counts, their
+    fingerprint, the trace, how the words were split); `train(wc, corpus_print)` gives the
+    trace. An upload is timed beforehand for `algorithm` at `size` (see
     lessons.ui.estimate). The corpus panel goes into the settings popover of `row` (a
     lessons.ui.present.SettingsRow), except for a text to type or a file to upload.
 
@@ -151,22 +187,21 @@ def corpus_trace(
     if row is not None and name not in (TEXT, UPLOAD):
         row.box.markdown("**The corpus: see or edit its words**")
         with row.box:
-            wc = corpus_editor(name, prefix, algorithm, size)
+            edited = corpus_editor(name, prefix, algorithm, size)
     else:
         box = st.container(key=widget_key(prefix, "edit_corpus"))
         with box.expander("The corpus: see or edit its words", expanded=name in (TEXT, UPLOAD)):
-            wc = corpus_editor(name, prefix, algorithm, size)
-    if wc is None:
+            edited = corpus_editor(name, prefix, algorithm, size)
+    if edited is None:
         st.stop()
-    corpus_print = (
-        sample_print(name, punct_on(name, prefix)) if is_sample(name) else fingerprint(wc)
-    )
+    wc, split = edited.words, edited.split_punct
+    corpus_print = sample_print(name, split) if is_sample(name) else fingerprint(wc)
     try:
         trace = train(wc, corpus_print)
     except ValueError as err:
         st.error(str(err))
         st.stop()
-    return wc, corpus_print, trace
+    return CorpusTrace(wc, corpus_print, trace, split)
 
 
 RERUN_PAGE = "steps_rerun_page"  # session: a callback in the step view asks for the whole page
@@ -179,20 +214,27 @@ def rerun_page() -> None:
     st.session_state[RERUN_PAGE] = True
 
 
-def stepped(trace, view: Callable[[int, object], None], page: str, label: str | None = None):
+def stepped(
+    trace,
+    view: Callable[[int, object], None],
+    page: str,
+    label: str | None = None,
+    poll: bool = False,
+):
     """The step controls of `trace` and `view(i, step)`, the page's view of step i (step:
     the trace's step i, None at step 0), as one fragment: a step click, a key pressed or an
     autoplay tick reruns only these, not the page's title, settings and corpus (with thirty
     students stepping at once on two cores, the server's time per click is what they wait
     for; bench/load_ws.py). A widget inside `view` reruns the fragment too; anything that
-    changes the trace (settings, corpus) sits outside it and reruns the whole page."""
+    changes the trace (settings, corpus) sits outside it and reruns the whole page.
+    `poll`: the view draws a class poll, and the step controls get its button."""
 
     def steps() -> None:
         if st.session_state.pop(RERUN_PAGE, False):
             st.rerun(scope="app")  # a choice made in the step view changes the trace
         last = len(trace.steps)
         hidden_heading("The run, step by step")  # over the step's panels (h3)
-        i = step_slider(last, label=label, page=page)
+        i = step_slider(last, label=label, page=page, poll=poll)
         if trace.truncated:  # no pair left before the merges asked for: the run's natural end
             st.caption(trace.stop_reason)
         view(i, trace.steps[i - 1] if i else None)

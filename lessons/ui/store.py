@@ -5,13 +5,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-import pickle
 from collections.abc import Callable, Hashable
 from pathlib import Path
 
 import streamlit as st
 
 from subtok_core import batch, diskcache
+from subtok_core.keys import fingerprint  # what every page cache is keyed by
 from subtok_core.store import TABLE, Store
 
 
@@ -104,20 +104,6 @@ def bar_text(label: str, done: int, total: int) -> str:
     """A progress bar's line: the run and how far it is (only the run before its first
     report, while it waits for a free processor or starts)."""
     return f"{label} {done:,} of {total:,}" if total else label
-
-
-def fingerprint(*parts) -> str:
-    """What every page cache is keyed by: a digest of what its result depends on, the trace
-    or model (or the corpus and the settings it was trained with) and the text it is
-    measured on. A cached function that takes an unhashed `_argument` takes this beside it.
-
-    Pickling a big input costs time (a real sample: some 20 ms), so a page hashes it once
-    per run and passes the digest on; a digest is a short string, cheap to hash again.
-
-    >>> fingerprint("bpe", 10) == fingerprint("bpe", 10) != fingerprint("bpe", 11)
-    True
-    """
-    return hashlib.md5(pickle.dumps(parts)).hexdigest()
 
 
 def run_key(run) -> str | None:

@@ -1,8 +1,8 @@
 """The Unigram LM lesson: E, M and prune steps, Viterbi, the lattice, removal losses.
 
-The page; its parts by job: _unigram_controls (settings, the student's removals, the
-training), _unigram_seed (EM's seed, step by step), _unigram_views (the tables and charts
-of a step), _unigram_lattice (a word's lattice)."""
+The page; its parts by job, each in lessons/unigram/: controls.py (settings, the student's
+removals, the training), seed.py (EM's seed, step by step), views.py (the tables and charts
+of a step), lattice.py (a word's lattice)."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ page_head(
 chosen, variant, params, row = controls()
 if chosen.changed:  # a new corpus starts before its seed vocabulary
     start_over()
-wc, _, trace = corpus_trace(
+wc, _, trace, _ = corpus_trace(
     chosen.name,
     PAGE,
     lambda wc, corpus_print: trained_with_choices(wc, corpus_print, params),
@@ -152,7 +152,7 @@ def whole_step(i: int, step) -> None:
             regularize.nbest_panel(model, PAGE, trace.start.words[0])
 
 
-stepped(trace, whole_step, PAGE, "step (0 = the seed vocabulary)")
+stepped(trace, whole_step, PAGE, "step (0 = the seed vocabulary)", poll=True)
 downloads(trace, PAGE, ("steps (CSV)", export.steps_csv), full=True)
 hf_download(
     lambda: regularize.unigram_model(trace, len(trace.steps)),  # the last step's model

@@ -1,2 +1,3 @@
-"""Inside a vocabulary (/vocab): page.py; card.py (a token's card), data.py (tables and
-health), chat.py (chat turns as Mistral's tokens)."""
+"""Inside a vocabulary (/vocab): page.py; card.py (a token's card), health.py (the health
+view: categories, examples, browse), data.py (tables and health), chat.py (chat turns as
+Mistral's tokens)."""

@@ -10,9 +10,11 @@ import streamlit as st
 
 from lessons.ui.escape import as_text, inline_code
 from lessons.ui.inspector import visible
+from lessons.ui.keys import widget_key
 from subtok_core.bytebpe.symbols import show
 from subtok_core.vocab.card import Card
 from subtok_core.vocab.health import SENTENCES
+from subtok_core.vocab.trained import keeps_no_merges
 from subtok_core.vocab.trees import Node
 
 TREE_CSS = """
@@ -25,8 +27,8 @@ ul.tree .part {background: #f4f6f8; border: 1px solid #9aa5b1; border-radius: .3
 ul.tree .rank {color: #4a5561; font-size: .9em; margin-left: .4em;}
 </style>
 """
+PAGE = "vocab"
 YES_NO = {True: "yes", False: "no"}
-NO_MERGES = ("wordpiece", "unigram")  # trained here without merges: no tree
 
 
 def part_text(part, unit: str) -> str:
@@ -79,7 +81,7 @@ def rank_word(card: Card, trained: bool) -> str:
 def show_card(card: Card, trained: bool) -> None:
     """Draw one card: the facts, the category's sentence, what its text alone gives, the
     merge tree and, for a tokenizer trained here, the words that use it."""
-    with st.container(border=True, key="vocab_card"):
+    with st.container(border=True, key=widget_key(PAGE, "card")):
         st.markdown(f"### {as_text(card.label)}, id {card.id}: {inline_code(visible(card.piece))}")
         left, right = st.columns([1, 1])
         left.table(facts_frame(card), hide_index=True)
@@ -99,7 +101,7 @@ def built(card: Card, trained: bool) -> None:
         st.markdown(f"**How it is built**: its merges, the {word} of each beside it; a lower "
                     f"{word} merges first.")  # fmt: skip
         st.markdown(tree_html(card.tree, card.unit, word), unsafe_allow_html=True)
-    elif card.tokenizer in NO_MERGES:
+    elif keeps_no_merges(card.tokenizer):  # WordPiece, Unigram: trained without merges
         st.caption(f"{card.label} keeps no merges, so no tree shows how this token is built.")
     elif card.data is not None and len(card.data) > 1:
         st.caption("Replaying the merges on its parts never joins them all: no tree ends in it.")

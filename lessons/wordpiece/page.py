@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import html
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pandas as pd
 import streamlit as st
 
 from lessons.ui import cached
-from lessons.ui.chips import MARKERS, chips, show_chips
 from lessons.ui.corpus import Corpus, corpus_label, corpus_select, corpus_setting
 from lessons.ui.keys import widget_key
 from lessons.ui.merge_lesson import MergeLesson, merge_lesson, merges_input, ties_select
 from lessons.ui.steps import corpus_trace
 from lessons.ui.store import fingerprint, run_key, trace_store
 from lessons.ui.tables import status_of, table_panel
+from lessons.wordpiece.encode import encode_panel
 from subtok_core import bpe, wordpiece
 from subtok_core.charts import lessons as viz
 from subtok_core.corpus import WordCounts
@@ -25,9 +23,7 @@ from subtok_core.wordpiece import fraction_text
 from subtok_core.wordpiece.explain import (
     explain_wordpiece_start,
     explain_wordpiece_step,
-    explain_wordpiece_word,
     judge_wordpiece_guess,
-    tries_by_position,
 )
 
 PAGE = "wordpiece"
@@ -138,7 +134,7 @@ class WordPiece(MergeLesson):
         return cls(corpus, ties, merges, specials, example)
 
     def train(self, row):
-        self.words, self.corpus_print, trace = corpus_trace(
+        run = corpus_trace(
             self.corpus.name,
             PAGE,
             lambda wc, corpus_print: trained(
@@ -148,7 +144,12 @@ class WordPiece(MergeLesson):
             size=self.merges,  # close enough to the vocab size for the upload's time estimate
             row=row,
         )
-        return trace
+        self.words, self.corpus_print, self.split_punct = (
+            run.words,
+            run.corpus_print,
+            run.split_punct,
+        )
+        return run.trace
 
     def explain(self, trace, i: int, step) -> str:
         if step is None:
@@ -204,76 +205,6 @@ SCORE_COLUMNS = {
         width=72,
     ),
 }
-
-
-def encode_panel(model, twin: Callable, i: int, example: str) -> None:
-    """The longest-match search of each word typed, and its tokens beside those of
-    `twin()`, the model of BPE with as many merges (i) on the same corpus."""
-    st.subheader("Encode a word")
-    st.caption(
-        "WordPiece keeps no merges, only the vocabulary: from the start of the word it takes "
-        "the longest piece in the vocabulary, then goes on with the rest (as ##...)."
-    )
-    text = st.text_input("word or words to encode", example, key=widget_key(PAGE, "encode"))
-    try:
-        seg = wordpiece.segment(model, text)
-        seg_bpe = bpe.segment(twin(), text)
-    except ValueError as err:
-        st.error(str(err))
-        return
-    for word in seg.words:
-        show_chips(tries_table(word))
-        st.caption(explain_wordpiece_word(word))
-    st.caption(
-        "Struck out: not in the vocabulary; green: the longest match, kept. Hover an [UNK] "
-        "to see the text it stands for."
-    )
-    show_chips(
-        f"<div><b>WordPiece</b>, {len(seg.tokens)} tokens: {token_chips(seg.tokens, text)}</div>"
-        f"<div><b>BPE with {i} merges</b>, {len(seg_bpe.tokens)} tokens: "
-        f"{token_chips(seg_bpe.tokens, text)}</div>"
-    )
-    st.caption(
-        "A piece WordPiece cannot match turns the whole word into one [UNK]; BPE marks only "
-        "the unknown characters (001)."
-    )
-
-
-def tries_table(word) -> str:
-    """A word's longest-match search as an HTML table: one row per position, every
-    candidate tried there (longest first) as a chip, struck out when it is not in the
-    vocabulary, green when it is the piece kept."""
-    rows = []
-    for row in tries_by_position(word):
-        cells = "".join(
-            f'<span class="chip {"hit" if found else "miss"}">{html.escape(piece)}</span>'
-            for piece, found in row.tried
-        )
-        kept = "" if row.kept else " → none: the word becomes [UNK]"
-        rows.append(
-            f"<tr><td>{row.start}</td><td>{html.escape(row.rest)}</td><td>{cells}{kept}</td></tr>"
-        )
-    head = "<tr><th>from</th><th>rest of the word</th><th>tried, longest first</th></tr>"
-    return (
-        f"<b>{html.escape(word.word)}</b>"
-        f'<table class="tries">{head}{"".join(rows) or "<tr><td>no try</td></tr>"}</table>'
-    )
-
-
-def token_chips(tokens, text: str) -> str:
-    """Encoded tokens as chips, a gap between words; an [UNK] chip's tooltip says which
-    text it stands for."""
-    parts, last = [], 0
-    for token in tokens:
-        if token.start > last:
-            parts.append('<span class="gap"></span>')
-        last = max(last, token.end)
-        if token.text == wordpiece.UNK:
-            covered = html.escape(repr(text[token.start : token.end]), quote=True)
-            parts.append(f'<span class="chip unk" title="[UNK] = {covered}">[UNK]</span>')
-        else:
-            parts.append(chips([token.text], (), MARKERS))
-    return "".join(parts)
 
 
 merge_lesson(WordPiece)

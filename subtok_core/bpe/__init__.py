@@ -16,9 +16,11 @@
 """
 
 from ..corpus import load
+from ..entry import Algorithm, Export, Sampling, Vocabulary
+from ..markers import piece_symbols
 from ..merging import TIE_RULES
-from ..records import EOW, SOW, UNK, Export, algorithm
-from . import cli, encode, io
+from ..records import EOW, SOW, UNK
+from . import cli, dropout, encode, io
 from .encode import encode_word, segment, word_segmenter
 from .explain import explain, explain_bpe_start, explain_bpe_step, judge_guess
 from .records import MARKERS, BpeModel, BpeStart, BpeStep, BpeWordTrace, Pair, initial_symbols
@@ -46,11 +48,38 @@ def _model_at(trace, i=None):
     return model_from_trace(trace, i)
 
 
-ALGORITHM = algorithm(
-    "bpe", "BPE", train={"load": load, "steps": iter_bpe, "trace": _trace, "model_at": _model_at},
-    modules=(encode, io, cli), explain=explain, for_compare=_for_compare,
+def _export() -> Export:
+    """BPE's tokenizer.json exporter, imported here on the first export (it loads the
+    tokenizers library)."""
+    from ..hf_export.bpe import build, check
+
+    return Export(check=check, build=build)
+
+
+def _replay(model: BpeModel, piece: str) -> tuple[list[str], tuple[Pair, ...]]:
+    """A token's symbols before any merge, and the merges that build it from them."""
+    return piece_symbols(piece, model.marker), model.merges
+
+
+VOCABULARY = Vocabulary(
+    pieces=lambda model: tuple(model.vocab), piece_alone=encode.piece_alone, replay=_replay
+)
+COMPARE_NOTE = (
+    "BPE here marks the start of each word with ▁ (as SentencePiece and Unigram do)",
+    ". `subtok train bpe` marks no word boundary unless asked (`--marker`).",
+)
+
+
+ALGORITHM = Algorithm(
+    name="bpe", label="BPE",
+    load=load, steps=iter_bpe, trace=_trace, model_at=_model_at,
+    segment=encode.segment, word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
+    to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
+    start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli,
+    explain=explain, for_compare=_for_compare,
     demo=("toy:low-lower", (("merges", 4), ("marker", "eow"))), compare_options="--marker sow",
-    export=Export("bpe.check", "bpe.build"), poll="merge", corpus_at=corpus_at,
+    compare_note=COMPARE_NOTE, paper_002="BPE", export=_export, poll="merge",
+    corpus_at=corpus_at, vocabulary=VOCABULARY, sampling=Sampling(dropout=dropout.samples),
 )  # fmt: skip
 
 __all__ = [

@@ -23,7 +23,7 @@ widest 3), then (es,t) 9, then (l,o) 7 (low 5 and lower 2):
 (15339, 1917)
 """
 
-from ..records import algorithm
+from ..entry import Algorithm, Sampling, Vocabulary
 from . import cli, encode, io
 from .dropout import dropout_samples
 from .encode import encode_text, replay_lines, replay_text, segment, word_segmenter
@@ -52,14 +52,32 @@ def _model_at(trace, i=None):
     return model_from_trace(trace, i)
 
 
+def _rank_of(model: ByteBpeModel):
+    """(bytes, bytes) -> the number of the first merge that joins them (None: none)."""
+    numbers: dict[bytes, int] = {}
+    for number, (left, right) in enumerate(model.merges, start=1):
+        numbers.setdefault(to_bytes(left) + to_bytes(right), number)
+    return lambda a, b: numbers.get(a + b)
+
+
+VOCABULARY = Vocabulary(
+    pieces=lambda model: tuple(model.vocab), piece_alone=encode.piece_alone, unit="byte",
+    data=to_bytes, rank_of=_rank_of,
+)  # fmt: skip
+
+
 # Not on the Compare page (for_compare None): Compare trains every tokenizer on the same
 # whitespace words to the same small sizes, and byte-level BPE starts at 256 symbols and
 # learns from running text; cl100k_base stands for byte-level BPE there.
-ALGORITHM = algorithm(
-    "bytebpe", "Byte-level BPE",
-    train={"load": load, "steps": iter_bytebpe, "trace": _trace, "model_at": _model_at},
-    modules=(encode, io, cli), explain=explain, for_compare=None,
-    demo=("toy:low-lower", (("merges", 6), ("pattern", "gpt2"))),
+ALGORITHM = Algorithm(
+    name="bytebpe", label="Byte-level BPE",
+    load=load, steps=iter_bytebpe, trace=_trace, model_at=_model_at,
+    segment=encode.segment, word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
+    to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
+    start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli,
+    explain=explain, for_compare=None,
+    demo=("toy:low-lower", (("merges", 6), ("pattern", "gpt2"))), vocabulary=VOCABULARY,
+    sampling=Sampling(dropout=dropout_samples),  # pieces in GPT-2 letters (Ġ: a space)
 )  # fmt: skip
 
 __all__ = [

@@ -32,7 +32,8 @@ from collections.abc import Callable, Iterator, Sequence
 from ..bpe.encode import word_segmenter as bpe_segmenter
 from ..bpe.records import BpeModel
 from ..bpe.train import BpeState, run_merges
-from ..corpus import WordCounts, file_lines, is_exercise, is_toy, load_lines, read_file
+from ..corpus import WordCounts, file_lines, is_exercise, is_toy, load_lines
+from ..corpus.files import read_file
 from ..merging import collect_steps, merge_goal, snapshot_mode, stop_reason
 from ..records import Trace
 from .patterns import check_pattern, compiled

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from ..bpe.records import MARKERS
 from ..bytebpe.patterns import PATTERNS
+from ..cli_help import CHECK_EXIT
 from ..cli_help import CHECK_HELP as HELP  # `subtok --help` reads it there, without this module
-from ..merge_runs import TIE_RULES
 from .formats import FORMATS
+from .rules import AUTO, RULES, rules_help
+
+SAME, DIFFERENT = 0, 1  # and 2 (cli.EXIT_ERROR): unreadable file or bad options
 
 CORPUS_HELP = (
     "toy:NAME, sample:NAME, exercise:NAME (see data/exercises) or a .txt path; byte-level "
@@ -24,11 +28,12 @@ CORPUS_HELP = (
 
 def add(commands) -> None:
     """The `check` subcommand of `subtok`, with `merges` and `trainer` under it."""
-    check = commands.add_parser("check", help=HELP, description=HELP)
+    check = commands.add_parser("check", help=HELP, description=f"{HELP}. {CHECK_EXIT}")
     what = check.add_subparsers(dest="check_what", metavar="WHAT", required=True)
     merges = what.add_parser(
-        "merges", help="check a merges file", description=f"Accepted formats: {FORMATS}."
-    )
+        "merges", help="check a merges file",
+        description=f"Accepted formats: {FORMATS}. {CHECK_EXIT}",
+    )  # fmt: skip
     merges.add_argument("file", metavar="FILE", help=f"your merges: {FORMATS}")
     _settings(merges)
     merges.set_defaults(run=run_merges)
@@ -38,7 +43,7 @@ def add(commands) -> None:
         description="Imports MODULE and calls FUNCTION(input_path, vocab_size, special_tokens) "
         "as CS336's assignment 1 defines it; it returns (vocab: dict[int, bytes], merges: "
         "list[tuple[bytes, bytes]]). Your code runs on your machine only, never on the web "
-        "server.",
+        f"server. {CHECK_EXIT}",
     )  # fmt: skip
     trainer.add_argument("function", metavar="MODULE:FUNCTION", help="e.g. my_bpe:train_bpe")
     trainer.add_argument(
@@ -51,8 +56,9 @@ def add(commands) -> None:
 def _settings(cmd, bytelevel_only: bool = False) -> None:
     cmd.add_argument("--corpus", required=True, help=CORPUS_HELP)
     cmd.add_argument(
-        "--ties", choices=TIE_RULES, default=None,
-        help="the reference's tie rule (default: first, or the exercise's)",
+        "--ties", choices=(AUTO, *RULES), default=None,
+        help=f"the reference's tie rule. {rules_help()}; auto (the default, unless an "
+        "exercise sets one): the rule under which the reference follows your list longest",
     )  # fmt: skip
     if not bytelevel_only:
         cmd.add_argument(
@@ -93,7 +99,7 @@ def build_setup(args: argparse.Namespace, bytelevel: bool | None = None):
         bytelevel,
         marker=pick(getattr(args, "marker", None), "marker", "none") if not bytelevel else "none",
         pattern=pick(args.pattern, "pattern", "gpt2"),
-        ties=pick(args.ties, "ties", "first"),
+        ties=pick(args.ties, "ties", AUTO),
         specials=specials,
         split_punct=getattr(args, "split_punct", False),
     )
@@ -110,8 +116,19 @@ def run_merges(args: argparse.Namespace) -> None:
     if not path.is_file():
         raise ValueError(f"There is no merges file {args.file!r}.")
     setup = build_setup(args)
-    merges = read_merges(decode_upload(path.read_bytes(), path.name), setup.bytelevel)
-    report(check(setup, merges), args.json)
+    notes: list[str] = []
+    text = decode_upload(path.read_bytes(), path.name)
+    if path.name.endswith("vocab.json") and (path.parent / "merges.txt").is_file():
+        from .modelfiles import vocab_pair_merges
+
+        beside = decode_upload((path.parent / "merges.txt").read_bytes(), "merges.txt")
+        merges, notes = vocab_pair_merges(text, beside, lambda t: read_merges(t, setup.bytelevel))
+    else:
+        merges = read_merges(text, setup.bytelevel)
+    status = report(check(setup, merges), args.json)
+    for line in notes:
+        print(f"vocab: {line}", file=sys.stderr)
+    return status
 
 
 def run_trainer(args: argparse.Namespace) -> None:
@@ -124,7 +141,7 @@ def run_trainer(args: argparse.Namespace) -> None:
     problems = vocab_problems(vocab, merges, setup.specials)
     if args.json:
         print(json.dumps({**verdict.as_json(), "vocab_problems": problems}, ensure_ascii=False))
-        return
+        return SAME if verdict.identical and not problems else DIFFERENT
     report(verdict, False)
     for line in problems:
         print(f"vocab: {line}")
@@ -132,15 +149,13 @@ def run_trainer(args: argparse.Namespace) -> None:
         print(
             f"vocab: its {len(vocab)} ids hold the 256 bytes, the special tokens and every merge."
         )
+    return SAME if verdict.identical and not problems else DIFFERENT
 
 
-def report(verdict, as_json: bool) -> None:
+def report(verdict, as_json: bool) -> int:
+    """Print the verdict; its exit status (0 identical, 1 different)."""
     if as_json:
         print(json.dumps(verdict.as_json(), ensure_ascii=False))
-        return
-    print(verdict.summary())
-    d = verdict.first_difference
-    if d is not None and d.tie_rule and d.cause != "tie":  # a tie's sentence names it already
-        print(
-            f"Under the tie rule '{d.tie_rule}' more of your merges agree: try --ties {d.tie_rule}."
-        )
+    else:
+        print(verdict.summary())
+    return SAME if verdict.identical else DIFFERENT

@@ -1,41 +1,45 @@
 """Compare a student's merges with the reference run and say where and why they part.
 
-At the first merge that differs, the corpus is taken as it stands after the merges both
-agree on and its pairs are counted again: the reference's way, then under each way a
-student's trainer may count instead (``HYPOTHESES``). The cause is the first way under
-which the student's pair has the highest count and the reference's pair does not; a tie
-in the reference's own count is a tie. Nothing is guessed: where no way explains the
-pair, the cause is "unknown" and both counts are given.
+The tie rule is the one given, or (``auto``) the rule under which the reference follows
+the student's list longest. At the first merge that differs, the pairs are counted as
+they stand (both counts are shown), and the reference is trained again under each way a
+student's trainer may go wrong (``hypotheses``), with our readable trainer (``variants``).
+A cause is named only when re-training under it reproduces the student's merges through
+the first difference and beyond, and the sentence says how far; otherwise the cause is
+"unknown" and the sentence lists what was tried. Nothing is guessed.
 
 Worked example (the issue's corpus "aaa aaa ab ab ab"): the reference counts (a, a)
 twice in each "aaa", 4 in all, against (a, b) 3; without overlap (a, a) has 2.
 
->>> verdict = check(Setup(("aaa aaa ab ab ab",)), [("a", "b"), ("a", "ab")])
+>>> verdict = check(Setup(("aaa aaa ab ab ab",)), [("a", "b"), ("a", "a")])
 >>> d = verdict.first_difference
->>> d.merge, d.yours, d.expected, d.cause, d.counts
-(1, ('a', 'b'), ('a', 'a'), 'overlap', {'yours': 3, 'expected': 4})
+>>> d.merge, d.yours, d.expected, d.cause, d.counts, d.matched
+(1, ('a', 'b'), ('a', 'a'), 'overlap', {'yours': 3, 'expected': 4}, 2)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from .. import limits
-from ..explain import TIE_REASONS, pair_text, times
-from ..merging import TIE_RULES
-from . import recount
-from .recount import Pair, Table
+from ..explain import pair_text, times
+from . import hypotheses, recount, variants
+from .recount import Pair
 from .reference import reference_merges
-from .setup import Setup, units, whole_lines
+from .rules import AUTO, HOMES, RULES, rule_name
+from .setup import Setup, units
 
-CAUSES = ("tie", "overlap", "boundary", "stale-counts", "special-token", "pre-split",
-          "marker", "unknown")  # fmt: skip
+CAUSES = ("tie", "overlap", "frequencies", "once-per-word", "first-occurrence",
+          "right-to-left", "normalised", "boundary", "stale-counts", "special-token",
+          "pre-split", "marker", "unknown")  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Difference:
-    """The first merge (from 1) where the student's list leaves the reference's."""
+    """The first merge (from 1) where the student's list leaves the reference's; `matched`
+    is how many merges the named hypothesis reproduces from the first; `tried`, each
+    hypothesis re-trained and how many it reproduced."""
 
     merge: int
     yours: Pair
@@ -45,6 +49,8 @@ class Difference:
     counts: dict[str, int]
     tie_rule: str | None
     table: tuple[tuple[str, str, int], ...] = field(default=(), compare=False)
+    matched: int = 0
+    tried: tuple[tuple[str, str, int], ...] = field(default=(), compare=False)
 
     def as_json(self) -> dict:
         return {
@@ -55,6 +61,8 @@ class Difference:
             "explanation": self.explanation,
             "counts": dict(self.counts),
             "tie_rule": self.tie_rule,
+            "matched": self.matched,
+            "tried": [{"cause": c, "how": h, "matched": n} for c, h, n in self.tried],
         }
 
 
@@ -64,19 +72,22 @@ class Verdict:
     merges: int
     first_difference: Difference | None
     ties: str
+    rule_note: str = ""  # what --ties auto found, in words
 
     def as_json(self) -> dict:
         first = None if self.first_difference is None else self.first_difference.as_json()
-        return {"identical": self.identical, "merges": self.merges, "first_difference": first}
+        return {"identical": self.identical, "merges": self.merges, "tie_rule": self.ties,
+                "first_difference": first}  # fmt: skip
 
     def summary(self) -> str:
+        note = f" {self.rule_note}" if self.rule_note else ""
         if self.identical:
             return (
                 f"identical: your {self.merges} merges are the reference's, in order "
-                f"(tie rule '{self.ties}')."
+                f"(tie rule '{self.ties}').{note}"
             )
         d = self.first_difference
-        return f"Merge {d.merge} differs ({d.cause}). {d.explanation}"
+        return f"Merge {d.merge} differs ({d.cause}).{note} {d.explanation}"
 
 
 def check(
@@ -85,21 +96,47 @@ def check(
     progress: Callable[[str], None] | None = None,
     where: str = "cli",
 ) -> Verdict:
-    """The verdict on a student's merges against the reference run on `setup`; a list
-    longer than the merges limit of `where` ("web" or "cli") is refused before training."""
+    """The verdict on a student's merges against the reference run on `setup` (its tie
+    rule "auto": the rule that follows the list longest); a list longer than the merges
+    limit of `where` ("web" or "cli") is refused before training."""
     if not merges:
         raise ValueError("The merges file holds no merge: give one merge per line, like 'a b'.")
     refuse_long(len(merges), where)
     say = progress or (lambda _text: None)
-    say(f"Training the reference: {len(merges)} merges, tie rule '{setup.ties}'.")
-    expected = reference_merges(setup, len(merges))
-    k = agreed(merges, expected)
+    say(f"Training the reference: {len(merges)} merges.")
+    reach: dict[str, int] = {}
+    runs: dict[str, list[Pair]] = {}
+    order = RULES if setup.ties == AUTO else (setup.ties, *(r for r in RULES if r != setup.ties))
+    for rule in order:
+        if rule == "greatest":  # our readable trainer: it stops where the list leaves it
+            reach[rule] = variants.follow(units(setup), merges, ties=rule,
+                                          bytelevel=setup.bytelevel)  # fmt: skip
+        else:
+            runs[rule] = reference_merges(setup.with_ties(rule), len(merges))
+            reach[rule] = agreed(merges, runs[rule])
+        if setup.ties == rule and reach[rule] == len(merges):
+            return Verdict(True, len(merges), None, rule)  # identical under the rule asked
+        if rule == order[0] and setup.ties != AUTO:
+            say("Training the reference under the other tie rules.")
+    rule = max(RULES, key=lambda r: reach[r]) if setup.ties == AUTO else setup.ties
+    note = _rule_note(rule, reach) if setup.ties == AUTO else ""
+    setup, k = setup.with_ties(rule), reach[rule]
     if k == len(merges):
-        return Verdict(True, k, None, setup.ties)
-    say("Looking for a tie rule under which more of your merges agree.")
-    rule = better_rule(setup, merges, k, expected)
-    say(f"Counting the pairs again as they stand after merge {k}.")
-    return Verdict(False, len(merges), diagnose(setup, merges, k, expected, rule), setup.ties)
+        return Verdict(True, k, None, rule, note)
+    expected = runs.get(rule) or reference_merges(setup, k + 1)
+    say(f"Re-training under each hypothesis, from the counts after merge {k}.")
+    return Verdict(False, len(merges), diagnose(setup, merges, k, expected, reach), rule, note)
+
+
+def _rule_note(rule: str, reach: dict[str, int]) -> str:
+    """What --ties auto found: the rule that follows the list longest, and how far."""
+    if reach[rule] == 0:
+        return "No tie rule reproduces even your first merge; the rule 'first' is used."
+    also = [r for r in RULES if r != rule and reach[r] == reach[rule]]
+    text = f"Your ties follow {rule_name(rule)}: your first {reach[rule]} merges match"
+    if also:
+        return text + f" (as under {', '.join(also)}: no tie decided between them)."
+    return text + "."
 
 
 def refuse_long(n: int, where: str) -> None:
@@ -122,82 +159,66 @@ def agreed(merges: list[Pair], expected: list[Pair]) -> int:
     return k
 
 
-def better_rule(setup: Setup, merges: list[Pair], k: int, expected: list[Pair]) -> str | None:
-    """The tie rule under which the most of the student's merges agree from the first,
-    if that is more than under the run's own rule."""
-    best, best_k = None, k
-    for rule in TIE_RULES:
-        if rule == setup.ties:
-            continue
-        n = agreed(merges, reference_merges(setup.with_ties(rule), len(merges)))
-        if n > best_k:
-            best, best_k = rule, n
-    return best
+def enough(n: int, k: int, total: int) -> bool:
+    """Whether a re-training that reproduces n merges explains a difference at merge k + 1:
+    through it and beyond (or to the end of a list that ends there)."""
+    return n >= min(total, k + 2)
 
 
-def hypotheses(
-    setup: Setup, done: list[Pair], ref: recount.Replay
-) -> Iterator[tuple[str, str, Table]]:
-    """(cause, how it counts, its table), in the order they are tried."""
-    yield "overlap", "Counted without overlap", recount.without_overlap(ref.segs, ref.count)
-    where = "chunk" if setup.bytelevel else "word"
-    table = recount.replayed(whole_lines(setup), done).table()
-    yield "boundary", f"Counted across {where} boundaries", table
-    if not setup.bytelevel:
-        table = recount.replayed(whole_lines(setup, " "), done).table()
-        yield "boundary", "Counted over the text with its spaces", table
-    yield "stale-counts", "With counts not lowered after each merge", ref.stale
-    yield "stale-counts", "With the first counts kept, not updated", ref.never_updated()
-    if setup.specials:
-        table = recount.replayed(units(setup, specials=False), done).table()
-        yield "special-token", "With the special tokens read as ordinary text", table
-    if setup.bytelevel and len(setup.lines) > 1:  # a trainer that reads the file whole
-        table = recount.replayed(units(replace(setup, lines=("".join(setup.lines),))), done)
-        yield (
-            "pre-split",
-            "With the pattern run over the whole text, not line by line",
-            table.table(),
-        )
-    if setup.bytelevel:
-        for pattern in setup.other_patterns():
-            table = recount.replayed(units(setup, pattern=pattern), done).table()
-            yield "pre-split", f"With the text cut by the pattern '{pattern}'", table
-    else:
-        punct = not setup.split_punct
-        table = recount.replayed(units(setup, split_punct=punct), done).table()
-        how = "split off" if punct else "left in the words"
-        yield "pre-split", f"With punctuation {how}", table
-        for marker in setup.other_markers():
-            table = recount.replayed(units(setup, marker=marker), done).table()
-            yield "marker", f"With the marker '{marker}'", table
-
-
-def chosen_under(table: Table, yours: Pair, expected: Pair | None) -> bool:
-    """Whether `yours` has the highest count of `table` and `expected` has less."""
-    top = max(table.values(), default=0)
-    mine = table.get(yours, 0)
-    return mine > 0 and mine == top and (expected is None or table.get(expected, 0) < top)
-
-
-def diagnose(setup, merges, k: int, expected: list[Pair], rule: str | None) -> Difference:
-    """The cause of the difference at merge k + 1, from the counts as they stand."""
-    done, yours = merges[:k], merges[k]
-    ref = recount.replayed(units(setup), done)
-    table = ref.table()
+def diagnose(setup, merges, k: int, expected: list[Pair], reach: dict[str, int]) -> Difference:
+    """The cause of the difference at merge k + 1: the hypothesis whose re-training
+    reproduces the most of the student's merges, if it explains the difference."""
+    yours = merges[k]
+    table = recount.replayed(units(setup), merges[:k]).table()
     rows = tuple(sorted(((*p, c) for p, c in table.items()), key=lambda r: -r[2]))
     theirs = expected[k] if k < len(expected) else None
     counts = {"yours": table.get(yours, 0), "expected": table.get(theirs, 0) if theirs else 0}
     head = _head(k + 1, yours, theirs, counts)
-    make = lambda cause, text: Difference(k + 1, yours, theirs, cause, text, counts, rule, rows)  # noqa: E731
+    others = [r for r in reach if r != setup.ties]
+    tried = [("tie", f"breaks ties by {rule_name(r)}", reach[r]) for r in others]
+    rules = {how: r for r, (_c, how, _n) in zip(others, tried)}
+    for h in hypotheses.tried(setup, merges):
+        options = dict(h.options, ties=setup.ties, bytelevel=setup.bytelevel)
+        tried.append((h.cause, h.how, variants.follow(h.units(), merges, **options)))
+    best = max(tried, key=lambda t: t[2])  # the first of equals: the order tried
+    rule = rules.get(best[1]) if best[0] == "tie" else setup.ties
+    make = lambda cause, text, n=0: Difference(k + 1, yours, theirs, cause, text, counts,  # noqa: E731
+                                               rule, rows, n, tuple(tried))  # fmt: skip
     if theirs is None:
         return make("unknown", head + " The reference has no pair left to merge.")
-    if counts["yours"] == counts["expected"] == max(table.values()):
-        return make("tie", _tie_text(k + 1, yours, theirs, counts["yours"], setup.ties, rule))
-    for cause, how, hypothesis in hypotheses(setup, done, ref):
-        if chosen_under(hypothesis, yours, theirs):
-            why = _overlap_text(ref, theirs) if cause == "overlap" else ""
-            return make(cause, f"{head}{why} {_because(cause, how, yours, theirs, hypothesis)}")
-    return make("unknown", head + " None of the usual causes gives your pair the highest count.")
+    cause, how, n = best
+    if not enough(n, k, len(merges)):
+        return make("unknown", f"{head} {_unexplained(k, tried)}")
+    why = _overlap_text(setup, merges[:k], theirs) if cause == "overlap" else ""
+    if cause != "tie":
+        h = next(h for h in hypotheses.tried(setup, merges) if h.how == how)
+        options = dict(h.options, ties=setup.ties, bytelevel=setup.bytelevel)
+        why += _its_counts(variants.counts_after(h.units(), merges[:k], **options), yours, theirs)
+    text = (
+        f"{head}{why} A trainer that {how} makes your merges: under this hypothesis your "
+        f"first {n} merges match (the reference's own way, {k}). So {hypotheses.BECAUSE[cause]}"
+    )
+    if cause == "tie":
+        text += f" Ties there go to {HOMES[rule]}: try --ties {rule}."
+    also = [how for c, how, m in tried if m == n and how != best[1]]
+    if also:
+        text += f" As far, so does a trainer that {'; one that '.join(also)}."
+    return make(cause, text, n)
+
+
+def _its_counts(table, yours: Pair, theirs: Pair) -> str:
+    return (
+        f" Counted that way, {pair_text(yours)} has {table.get(yours, 0)} and "
+        f"{pair_text(theirs)} has {table.get(theirs, 0)}."
+    )
+
+
+def _unexplained(k: int, tried) -> str:
+    shown = "; ".join(f"a trainer that {how}: {n}" for _c, how, n in tried)
+    return (
+        f"No hypothesis tried reproduces your merges past merge {k + 1}, so the cause is "
+        f"not named. Re-trained, with how many of your merges each reproduces: {shown}."
+    )
 
 
 def _head(number: int, yours: Pair, theirs: Pair | None, counts: dict[str, int]) -> str:
@@ -207,9 +228,10 @@ def _head(number: int, yours: Pair, theirs: Pair | None, counts: dict[str, int])
     return f"{mine}; the reference merges {pair_text(theirs)}, which {_occurs(counts['expected'])}."
 
 
-def _overlap_text(ref: recount.Replay, pair: Pair) -> str:
+def _overlap_text(setup: Setup, done: list[Pair], pair: Pair) -> str:
     """Where the reference's pair overlaps itself, e.g. " Each 'aaa' holds (a, a) twice,
     overlapping, and one merge takes only one of them." ("" if nowhere)."""
+    ref = recount.replayed(units(setup), done)
     found = recount.overlapping(ref.segs, pair)
     if found is None:
         return ""
@@ -222,31 +244,3 @@ def _overlap_text(ref: recount.Replay, pair: Pair) -> str:
 
 def _occurs(count: int) -> str:
     return f"occurs {times(count)}" if count else "does not occur in the corpus as it stands"
-
-
-def _tie_text(number: int, yours: Pair, theirs: Pair, count: int, ties: str, rule) -> str:
-    text = (
-        f"Your merge {number} is {pair_text(yours)} and the reference merges "
-        f"{pair_text(theirs)}: both occur {times(count)}, the most of any pair, and "
-        f"{TIE_REASONS[ties]}."
-    )
-    if rule:
-        text += f" Your trainer breaks ties another way: try the tie rule '{rule}'."
-    return text
-
-
-BECAUSE = {
-    "overlap": "your trainer counts a run of one symbol without overlap.",
-    "boundary": "your trainer counts pairs across the boundaries of the pre-split.",
-    "stale-counts": "your trainer does not update its counts correctly after a merge.",
-    "special-token": "your trainer does not treat the special tokens as boundaries.",
-    "pre-split": "your trainer cuts the text another way before counting.",
-    "marker": "your trainer marks word boundaries another way.",
-}
-
-
-def _because(cause: str, how: str, yours: Pair, theirs: Pair, table: Table) -> str:
-    return (
-        f"{how}, {pair_text(yours)} has {table.get(yours, 0)}, the most of any pair, and "
-        f"{pair_text(theirs)} has {table.get(theirs, 0)}: {BECAUSE[cause]}"
-    )

@@ -21,11 +21,11 @@ import zipfile
 from dataclasses import dataclass
 
 from .. import corpus
-from ..merging import TIE_RULES
 from .reference import reference_merges
+from .rules import RULES as TIE_RULES
 from .setup import Setup
 
-PREFIX = corpus.EXERCISE
+PREFIX = corpus.exercises.EXERCISE
 KEY_LIMIT = 60  # merges in an answer key at most (the small texts run out before)
 
 
@@ -42,7 +42,7 @@ class Exercise:
 
     @property
     def bytelevel(self) -> bool:
-        return "bytebpe" in dict(self.settings)
+        return self.setting("bytebpe") is not None  # the exercise's own setting
 
     def setup(self, ties: str = "first") -> Setup:
         """The reference settings the exercise is meant for."""
@@ -63,7 +63,7 @@ def names() -> list[str]:
 @functools.cache
 def load(name: str) -> Exercise:
     """The exercise `name` (with or without the ``exercise:`` prefix)."""
-    head, text = corpus.exercise(name)
+    head, text = corpus.exercises.exercise(name)
     settings = tuple(item.partition("=")[::2] for item in head["settings"].split())
     return Exercise(name.removeprefix(PREFIX), head["cause"], head["about"], settings, text)
 

@@ -1,5 +1,7 @@
 """A student's merge list read from the files students have: GPT-2's ``merges.txt``, a
-Hugging Face ``tokenizer.json`` (BPE), or JSON ``{"merges": [[left, right], ...]}``.
+Hugging Face ``tokenizer.json`` (BPE), JSON ``{"merges": [[left, right], ...]}``, a
+``vocab.json`` + ``merges.txt`` pair, a minbpe ``.model`` or a tiktoken rank file (these
+two in ``modelfiles``).
 
 Symbols are kept as written. For byte-level BPE a symbol is written in GPT-2's byte
 letters (a space is Ġ), as ``merges.txt`` and ``tokenizer.json`` write them, or in JSON
@@ -9,9 +11,9 @@ as a list of byte values; both become GPT-2 letters here, the notation of our tr
 [('a', 'b'), ('ab', 'c')]
 >>> read_merges('{"merges": [[[32], [116]], ["Ġt", "h"]]}', bytelevel=True)
 [('Ġ', 't'), ('Ġt', 'h')]
->>> read_merges("a b c")
+>>> read_merges("a b c")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
-ValueError: Line 1 of the merges should be two symbols separated by one space, like 'a b': 'a b c'.
+ValueError: This file is in none of the formats the checker reads (...); its line 1 is 'a b c'.
 """
 
 from __future__ import annotations
@@ -20,12 +22,18 @@ import json
 
 from .. import userjson
 from ..bytebpe.symbols import to_bytes, to_letters
+from . import modelfiles
 
 FORMATS = (
     "merges.txt (one merge per line: 'left right', an optional '#version' first line); "
-    'a Hugging Face tokenizer.json with a BPE model; or JSON {"merges": [[left, right], '
-    "...]}. Byte-level symbols are GPT-2's byte letters (a space is Ġ) or, in JSON, lists "
-    "of byte values such as [32, 116]"
+    'a Hugging Face tokenizer.json with a BPE model; JSON {"merges": [[left, right], '
+    "...]}; a vocab.json with its merges.txt beside it; a minbpe .model; a tiktoken rank "
+    "file (base64 token and rank per line). Byte-level symbols are GPT-2's byte letters (a "
+    "space is Ġ) or, in JSON, lists of byte values such as [32, 116]"
+)
+NAMES = (
+    "merges.txt, tokenizer.json, JSON merges, vocab.json + merges.txt, minbpe .model, "
+    "tiktoken rank file"
 )
 
 Pair = tuple[str, str]
@@ -36,6 +44,15 @@ def read_merges(text: str, bytelevel: bool = False) -> list[Pair]:
     stripped = text.lstrip("\ufeff").strip()
     if not stripped:
         raise ValueError("The merges file is empty: give one merge per line, like 'a b'.")
+    if modelfiles.is_minbpe(stripped) or modelfiles.is_tiktoken(stripped):
+        if not bytelevel:
+            raise ValueError(
+                "This file holds byte-level merges (a minbpe .model or tiktoken ranks): "
+                "add --bytebpe (on the page: bytes)."
+            )
+        if modelfiles.is_minbpe(stripped):
+            return modelfiles.minbpe_merges(stripped)
+        return modelfiles.tiktoken_merges(stripped)
     is_json = stripped[0] in "{["
     merges = _json_merges(stripped, bytelevel) if is_json else _text_merges(stripped)
     if bytelevel:
@@ -53,8 +70,8 @@ def _text_merges(text: str) -> list[Pair]:
         parts = line.rstrip("\r\n").split(" ")
         if len(parts) != 2 or not all(parts):
             raise ValueError(
-                f"Line {number} of the merges should be two symbols separated by one space, "
-                f"like 'a b': {line[:80]!r}."
+                f"This file is in none of the formats the checker reads ({NAMES}); its line "
+                f"{number} is {line[:80]!r}."
             )
         merges.append((parts[0], parts[1]))
     return merges
@@ -76,6 +93,11 @@ def _json_merges(text: str, bytelevel: bool) -> list[Pair]:
                 f"This tokenizer.json holds a {model.get('type')} model, not BPE: it has no merges."
             )
         data = model
+    if isinstance(data, dict) and data and all(isinstance(v, int) for v in data.values()):
+        raise ValueError(
+            "This is a vocab.json, which holds no merges: give the merges.txt beside it "
+            "(on the command line, a vocab.json is read with the merges.txt in its folder)."
+        )
     if not isinstance(data, dict) or not isinstance(data.get("merges"), list):
         raise ValueError(
             'A JSON merges file needs a list under "merges": {"merges": [["a", "b"], ...]}.'

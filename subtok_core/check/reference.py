@@ -10,7 +10,8 @@ from __future__ import annotations
 from ..bpe import train_bpe
 from ..bytebpe import trace_bytebpe
 from ..corpus import count_words, split_words
-from .setup import Setup
+from . import variants
+from .setup import Setup, units
 
 
 def reference_merges(setup: Setup, n: int) -> list[tuple[str, str]]:
@@ -19,7 +20,11 @@ def reference_merges(setup: Setup, n: int) -> list[tuple[str, str]]:
 
 
 def reference_steps(setup: Setup, n: int) -> list[tuple[tuple[str, str], int]]:
-    """(pair, count) of the first `n` merges."""
+    """(pair, count) of the first `n` merges (greatest-pair ties: our readable trainer,
+    as the step-recorded trainers do not have that rule; no counts then)."""
+    if setup.ties == "greatest":
+        merges = variants.train(units(setup), n, ties="greatest", bytelevel=setup.bytelevel)
+        return [(pair, 0) for pair in merges]
     if setup.bytelevel:
         trace = trace_bytebpe(
             setup.pieces(), merges=n, pattern=setup.pattern, ties=setup.ties, snapshot=False

@@ -22,7 +22,7 @@ from ..bpe.records import MARKERS, initial_symbols
 from ..bytebpe.patterns import PATTERNS, check_pattern, split
 from ..bytebpe.symbols import to_letters
 from ..corpus import split_words
-from ..merging import TIE_RULES
+from .rules import check_rule
 
 Unit = tuple[str, ...]  # a word or chunk as its first symbols
 
@@ -40,10 +40,7 @@ class Setup:
     split_punct: bool = False
 
     def __post_init__(self) -> None:
-        if self.ties not in TIE_RULES:
-            raise ValueError(
-                f"Unknown tie rule {self.ties!r}; choose one of {', '.join(TIE_RULES)}."
-            )
+        check_rule(self.ties, auto=True)  # "auto": the check picks the rule
         if self.marker not in MARKERS:
             raise ValueError(f"Unknown marker {self.marker!r}; choose one of {', '.join(MARKERS)}.")
         check_pattern(self.pattern)

@@ -18,18 +18,18 @@ from .. import corpus
 def corpus_lines(name: str, bytelevel: bool, *, allow_paths: bool = False) -> tuple[str, ...]:
     """The corpus as the reference run reads it (see the module docstring)."""
     if corpus.is_exercise(name):
-        text = corpus.exercise(name)[1]
+        text = corpus.exercises.exercise(name)[1]
         return corpus.file_lines(text) if bytelevel else tuple(text.splitlines())
     if corpus.is_toy(name) or name.startswith("sample:"):
         return tuple(corpus.load_lines(name))
-    text = corpus.read_file(name, allow_paths)
+    text = corpus.files.read_file(name, allow_paths)
     return corpus.file_lines(text) if bytelevel else tuple(text.splitlines())
 
 
 def corpus_text(name: str, *, allow_paths: bool = False) -> str:
     """The corpus as one text, for a student's trainer that reads a file."""
     if corpus.is_exercise(name):
-        return corpus.exercise(name)[1]
+        return corpus.exercises.exercise(name)[1]
     if corpus.is_toy(name) or name.startswith("sample:"):
         return "\n".join(corpus.load_lines(name)) + "\n"
-    return corpus.read_file(name, allow_paths)
+    return corpus.files.read_file(name, allow_paths)

@@ -10,8 +10,11 @@ in the order they were made. The web app never calls this: uploaded code is not 
 []
 >>> for line in vocab_problems(vocab, [(b"a", b"b"), (b"ab", b"c")], ()):
 ...     print(line)
-the product of merge 2, abc, is not in the vocab.
-<s> is in the vocab, but it is no byte, no special token given and no merge's product.
+the product of merge 2, "abc", is not in the vocab.
+"<s>" is in the vocab, but it is no byte, no special token given and no merge's product.
+>>> shifted = {i + 1: bytes([i]) for i in range(256)} | {0: b"<s>", 258: b" a"}
+>>> print(vocab_problems(shifted, [(b" ", b"a")], ("<s>",))[0].split(": ")[1])
+byte 0 has id 1; the product of merge 1, "Ġa", has id 258, the reference's 257 or 256.
 """
 
 from __future__ import annotations
@@ -36,12 +39,17 @@ def load_function(spec: str):
         raise ValueError(
             f"Give your function as MODULE:FUNCTION, like my_bpe:train_bpe, not {spec!r}."
         )
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
+    here = os.getcwd()
+    added = here not in sys.path
+    if added:  # for this import only: the rest of the process keeps its own path
+        sys.path.insert(0, here)
     try:
         module = importlib.import_module(module_name)
     except ImportError as err:
         raise ValueError(f"Cannot import {module_name!r}: {err}.") from None
+    finally:
+        if added and here in sys.path:
+            sys.path.remove(here)
     function = getattr(module, name, None)
     if not callable(function):
         raise ValueError(f"The module {module_name!r} has no function {name!r}.")
@@ -99,6 +107,8 @@ def vocab_problems(vocab, merges: list, specials: tuple[str, ...]) -> list[str]:
             )
             break
         last = ids[product]
+    if not problems:
+        problems.extend(shifted_ids(ids, list(_as_bytes(merges)), specials))
     for token in specials:
         if token.encode("utf-8") not in ids:
             problems.append(f"the special token {token} has no id.")
@@ -110,6 +120,32 @@ def vocab_problems(vocab, merges: list, specials: tuple[str, ...]) -> list[str]:
             "no merge's product."
         )
     return problems
+
+
+def shifted_ids(ids: dict[bytes, int], merges, specials) -> list[str]:
+    """A sentence when ids leave the reference's numbering (CS336's and minbpe's): byte b
+    at id b, then the special tokens and the merges, in either order."""
+    said = []
+    moved = next((b for b in range(256) if ids.get(bytes([b])) not in (b, None)), None)
+    if moved is not None:
+        said.append(f"byte {moved} has id {ids[bytes([moved])]}")
+    for number, (left, right) in enumerate(merges, start=1):
+        allowed = (255 + len(specials) + number, 255 + number)
+        got = ids.get(left + right)
+        if got is not None and got not in allowed:
+            said.append(
+                f"the product of merge {number}, {_text(left + right)}, has id {got}, the "
+                f"reference's {' or '.join(map(str, dict.fromkeys(allowed)))}"
+            )
+            break
+    if not said:
+        return []
+    return [
+        "ids are shifted from the reference's numbering (byte b at id b, then the special "
+        "tokens and the merges in order, or the merges then the special tokens): "
+        + "; ".join(said)
+        + "."
+    ]
 
 
 def _as_bytes(merges):
@@ -124,4 +160,11 @@ def _letters_to_bytes(symbol: str) -> bytes:
 
 
 def _text(token: bytes) -> str:
-    return token.decode("utf-8", errors="backslashreplace")
+    """A token shown in quotes, in GPT-2's byte letters where it holds whitespace or a
+    byte no character prints (a space is "Ġ"), so that no token is ever blank."""
+    from ..bytebpe.symbols import to_letters
+
+    text = token.decode("utf-8", errors="replace")
+    if not text.isprintable() or text.strip() != text or not text or "\ufffd" in text:
+        text = to_letters(token)
+    return f'"{text}"'

@@ -23,31 +23,23 @@ True
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from tokenizers import Tokenizer
 
 from .. import registry
+from ..entry import Export
 from ..pretrained.crash import library_call
 from ..records import EOW, UNK
 from .bpe import EOW_STAND_IN
 
 
-def _function(name: str) -> Callable[[Any], Any]:
-    """A function of this package named "module.function" (an algorithm's Export)."""
-    module, function = name.split(".")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), function)
-
-
-def _exporter(model) -> tuple[Callable[[Any], None], Callable[[Any], Tokenizer]]:
-    """check and build of `model`'s algorithm, as its registry entry names them."""
+def _exporter(model) -> Export:
+    """check, build and notes of `model`'s algorithm, from its registry entry."""
     algo = registry.of_model(model)
     if algo.export is None:
         raise ValueError(f"{algo.label} models cannot be exported to a tokenizer.json yet.")
-    return _function(algo.export.check), _function(algo.export.build)
+    return algo.export()
 
 
 def check(model) -> None:
@@ -55,20 +47,21 @@ def check(model) -> None:
     building the file (for a page to choose between a button and a caption; a Unigram
     model's tie search takes about a second)."""
     with library_call("tokenizers", "checking the export"):
-        _exporter(model)[0](model)
+        _exporter(model).check(model)
 
 
 def notes(model) -> list[str]:
     """What an exported file may still do otherwise than our ``segment``, in sentences (a
     Unigram tie between the same pieces in two orders; the text [UNK] typed in a word)."""
-    export = registry.of_model(model).export
-    return _function(export.notes)(model) if export and export.notes else []
+    algo = registry.of_model(model)
+    export = algo.export() if algo.export else None
+    return export.notes(model) if export and export.notes else []
 
 
 def to_hf(model) -> Tokenizer:
     """`model` as a tokenizers Tokenizer that cuts every text as our ``segment`` does."""
     with library_call("tokenizers", "building the tokenizer.json"):
-        return _exporter(model)[1](model)
+        return _exporter(model).build(model)
 
 
 def hf_json(model) -> str:
@@ -109,5 +102,5 @@ def segment(model, text: str) -> list[str]:
 
 
 __all__ = [
-    "EXPORTERS", "NOTES", "check", "hf_json", "notes", "our_tokens", "save_hf", "segment", "to_hf",
+    "check", "hf_json", "notes", "our_tokens", "save_hf", "segment", "to_hf",
 ]  # fmt: skip

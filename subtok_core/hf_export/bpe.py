@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from tokenizers import Tokenizer, decoders, models, normalizers
 
-from ..bpe import BpeModel
+from ..bpe.records import BpeModel
 from ..records import EOW, SOW, UNK
 from . import words
 

@@ -30,8 +30,8 @@ from __future__ import annotations
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers
 
 from ..records import SOW, UNK
-from ..sage import SageModel
-from ..wordpiece import WordPieceModel
+from ..sage.records import SageModel
+from ..wordpiece.records import WordPieceModel
 from . import words
 
 # SaGe has no longest word; tokenizers needs one (its counter is a 64-bit number)

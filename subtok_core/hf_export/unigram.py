@@ -40,8 +40,8 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers
 
 from ..lattice import TIE_TOLERANCE, viterbi
 from ..records import SOW, UNK
-from ..unigram import UnigramModel
 from ..unigram.encode import UNK_PENALTY
+from ..unigram.records import UnigramModel
 from . import words
 
 PROBE_WORDS = 20_000  # words tried by the tie search (some 1 s)

@@ -153,13 +153,12 @@ def two_cuts() -> list[tuple[str, str, tuple[str, ...], tuple[str, ...]]]:
     [('suggestions', 'BPE'), ('suggestions', 'unigram LM')]
     """
     found = []
-    for method in ("bpe", "unigram"):
+    for method, named in (("bpe", "BPE"), ("unigram", "unigram LM")):  # the paper's two
         first: dict[str, tuple[str, ...]] = {}
         for example in EXAMPLES:
             for word, pieces in words_of(getattr(example, method)):
                 if word in first and first[word] != pieces:
-                    found.append((word, "BPE" if method == "bpe" else "unigram LM",
-                                  first[word], pieces))  # fmt: skip
+                    found.append((word, named, first[word], pieces))
                 first.setdefault(word, pieces)
     return found
 

@@ -18,7 +18,7 @@
 (14, ['▁t', 'h', 'at'])
 """
 
-from ..records import Export, algorithm
+from ..entry import Algorithm, Export
 from . import cli, encode, io
 from .corpus import SentenceCorpus, sample_sentences
 from .encode import segment, word_lines, word_segmenter
@@ -69,12 +69,24 @@ def _model_at(trace, i=None):
     return model_from_trace(trace, i)
 
 
+def _export() -> Export:
+    """SaGe's tokenizer.json exporter (greedy longest prefix, as WordPiece's with no
+    prefix), imported here on the first export (it loads the tokenizers library)."""
+    from ..hf_export.greedy import build_sage, check_sage, notes
+
+    return Export(check=check_sage, build=build_sage, notes=notes)
+
+
 TINY = (("vocab_size", 40), ("initial_size", 44), ("k", 2), ("M", 4), ("m", 1), ("dim", 4))
-ALGORITHM = algorithm(
-    "sage", "SaGe", modules=(encode, io, cli), explain=explain_step, for_compare=None,
-    train={"load": sample_sentences, "steps": _steps, "trace": _trace, "model_at": _model_at},
+ALGORITHM = Algorithm(
+    name="sage", label="SaGe",
+    load=sample_sentences, steps=_steps, trace=_trace, model_at=_model_at,
+    segment=encode.segment, word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
+    to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
+    start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli,
+    explain=explain_step, for_compare=None,
     demo=("toy:fox", TINY),  # a run of two prune steps on the 004 blog's sentence
-    export=Export("greedy.check_sage", "greedy.build_sage", "greedy.notes"),
+    export=_export, compare_from_page=True,  # Compare shows the SaGe page's last run
 )  # fmt: skip
 
 __all__ = [

@@ -20,7 +20,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ..corpus import load_lines, split_sentences, split_words
+from ..corpus import load_lines, split_words
+from ..corpus.words import split_sentences
 from ..records import SOW
 
 UNKNOWN = -1  # the id of a character that no piece covers (never seen in training)

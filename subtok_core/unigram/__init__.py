@@ -16,8 +16,8 @@
 """
 
 from ..corpus import load
-from ..records import Export, algorithm
-from . import cli, encode, io
+from ..entry import Algorithm, Export, Sampling, Vocabulary
+from . import cli, encode, io, nbest
 from .encode import UNK_PENALTY, encode_word, segment, word_lines, word_segmenter
 from .explain import explain
 from .records import PieceRow, UnigramModel, UnigramStart, UnigramStep, WordBest
@@ -45,12 +45,30 @@ def _model_at(trace, i=None):
     return model_from_trace(trace, i)
 
 
-ALGORITHM = algorithm(
-    "unigram", "Unigram", modules=(encode, io, cli), explain=explain, for_compare=_for_compare,
-    train={"load": load, "steps": iter_unigram, "trace": _trace, "model_at": _model_at},
+def _export() -> Export:
+    """Unigram's tokenizer.json exporter, imported here on the first export (it loads the
+    tokenizers library)."""
+    from ..hf_export.unigram import build, check, notes
+
+    return Export(check=check, build=build, notes=notes)
+
+
+VOCABULARY = Vocabulary(
+    pieces=lambda model: tuple(model.pieces), piece_alone=encode.piece_alone,
+    scores=lambda model: tuple(model.logprobs), merges=False,
+)  # fmt: skip
+
+
+ALGORITHM = Algorithm(
+    name="unigram", label="Unigram",
+    load=load, steps=iter_unigram, trace=_trace, model_at=_model_at,
+    segment=encode.segment, word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
+    to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
+    start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli,
+    explain=explain, for_compare=_for_compare,
     demo=("toy:run-bug", (("seed", "strict"), ("vocab_size", 12), ("log_base", "10"))),
-    compare_options="--variant em", poll="prune",
-    export=Export("unigram.check", "unigram.build", "unigram.notes"),
+    compare_options="--variant em", paper_002="unigram LM", poll="prune", export=_export,
+    vocabulary=VOCABULARY, sampling=Sampling(nbest=nbest.nbest, alpha=nbest.samples),
 )  # fmt: skip
 
 __all__ = [

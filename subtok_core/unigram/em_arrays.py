@@ -12,8 +12,6 @@ The seed and its lattices are built in em_seed.py.
 
 >>> import math
 >>> logp = {"▁": math.log(0.3), "a": math.log(0.3), "▁a": math.log(0.4)}
->>> best_segmentations(["▁a", "▁aa"], logp)
-[('▁a',), ('▁a', 'a')]
 >>> lat = lattices_of(["▁a"], list(logp))  # P(▁a) = P(▁)·P(a) + P(▁a) = 0.09 + 0.4
 >>> round(float(np.exp(lat.totals(lat.forward(np.log([0.3, 0.3, 0.4])))[0])), 6)
 0.49
@@ -24,7 +22,7 @@ starts latest wins, and so on backwards, as in lattice.viterbi.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -319,17 +317,3 @@ def lattices_of(
                 if k is not None:
                     lat.append(w), start.append(i), end.append(j), piece.append(k)
     return Lattices([len(w) for w in words], lat, start, end, piece)
-
-
-def best_segmentations(words: Sequence[str], logp: Mapping[str, float]) -> list[tuple[str, ...]]:
-    """The Viterbi segmentation of every word (the vectorized twin of lattice.viterbi)."""
-    pieces = list(logp)
-    lat = lattices_of(words, pieces)
-    best = lat.viterbi(np.array([logp[p] for p in pieces], dtype=float))
-    for word, score in zip(words, best.score[lat.node0 + lat.lengths]):
-        if score == -np.inf and word:
-            raise ValueError(f"{word!r} cannot be segmented with this vocabulary.")
-    found: list[list[str]] = [[] for _ in words]
-    for edge in lat.best_edges(best):
-        found[lat.lat[edge]].append(pieces[lat.piece[edge]])
-    return [tuple(f) for f in found]

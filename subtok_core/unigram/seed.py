@@ -15,7 +15,8 @@ piece's frequency still counts the words it makes whole (004: hug 15 = hug 10 + 
 
 from __future__ import annotations
 
-from ..corpus import WordCounts, toy_seed
+from ..corpus import WordCounts
+from ..corpus.builtin import toy_seed
 
 SEEDS = ("strict", "all", "frequent", "given")
 SEED_TEXT = {

@@ -92,7 +92,7 @@ def _run(wc: WordCounts, variant: str, snapshot: bool | None, params: dict):
 def _seed_sentence(wc: WordCounts, seed: str, size: int) -> str:
     text = f"Seed: {SEED_TEXT[seed]}, {size} pieces"
     if seed == "given":
-        text += f" (source: {corpus.toy_seed(wc.name)[1]})"
+        text += f" (source: {corpus.builtin.toy_seed(wc.name)[1]})"
     return text + "."
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from .. import registry
 from ..bytebpe.symbols import to_letters
-from ..markers import piece_symbols
 from .health import category_of
 from .table import Table, as_text
 from .trained import made_at
@@ -60,8 +60,9 @@ def tree_of(table: Table, k: int, model=None) -> Node | None:
     data = table.data[k]
     if data is None:
         return None
-    if model is not None and model.algorithm == "bpe":
-        return replayed_tree(piece_symbols(table.pieces[k], model.marker), model.merges)
+    replay = _replay_of(model)
+    if replay is not None:
+        return replayed_tree(*replay(model, table.pieces[k]))
     if table.rank_of is None:
         return None
     if table.unit == "byte":
@@ -70,6 +71,15 @@ def tree_of(table: Table, k: int, model=None) -> Node | None:
     text = table.pieces[k]
     ids = {p: table.ids[i] for i, p in enumerate(table.pieces)}
     return merge_tree(list(text), table.rank_of, ids.get)
+
+
+def _replay_of(model):
+    """How the card replays a token's merges for `model`'s algorithm (BPE), from its
+    registry entry; None with no model (a pretrained tokenizer) or no such replay."""
+    if model is None:
+        return None
+    vocabulary = registry.of_model(model).vocabulary
+    return vocabulary.replay if vocabulary else None
 
 
 @functools.lru_cache(maxsize=8)

@@ -25,47 +25,50 @@ from collections import Counter
 
 from .. import registry
 from ..corpus import WordCounts
+from ..entry import Vocabulary
 from .table import Table
+
+
+def vocabulary_of(model) -> Vocabulary:
+    """What the table reads of a model trained here, from its algorithm's registry entry;
+    an algorithm with no health table raises ValueError."""
+    entry = registry.of_model(model)
+    if entry.vocabulary is None:
+        read = [a.label for a in registry.ALGORITHMS.values() if a.vocabulary]
+        raise ValueError(f"Vocabulary health reads {', '.join(read[:-1])} and {read[-1]} "
+                         f"models, not {entry.name!r}.")  # fmt: skip
+    return entry.vocabulary
 
 
 def vocab_of(model) -> tuple[str, ...]:
     """A trained model's tokens in id order (Unigram's pieces, the others' vocab)."""
-    return tuple(model.pieces) if model.algorithm == "unigram" else tuple(model.vocab)
+    return vocabulary_of(model).pieces(model)
 
 
 def data_of(model, piece: str) -> bytes:
     """A trained token's bytes: byte-level symbols through GPT-2's letters, others as text."""
-    if model.algorithm == "bytebpe":
-        from ..bytebpe.symbols import to_bytes
+    return vocabulary_of(model).data(piece)
 
-        return to_bytes(piece)
-    return piece.encode("utf-8")
+
+def keeps_no_merges(name: str) -> bool:
+    """Whether the algorithm `name` is trained here without merges (WordPiece, Unigram),
+    so no merge tree shows how its tokens are built; False for any other name."""
+    entry = registry.ALGORITHMS.get(name)
+    return entry is not None and entry.vocabulary is not None and not entry.vocabulary.merges
 
 
 def trained_table(model, name: str = "", label: str = "") -> Table:
     """The table of a model trained here (BPE, byte-level BPE, WordPiece or Unigram)."""
     entry = registry.of_model(model)
-    algo = entry.name
-    if entry.piece_alone is None:
-        read = [a.label for a in registry.ALGORITHMS.values() if a.piece_alone]
-        raise ValueError(f"Vocabulary health reads {', '.join(read[:-1])} and {read[-1]} "
-                         f"models, not {algo!r}.")  # fmt: skip
-    pieces = vocab_of(model)
+    vocabulary = vocabulary_of(model)
+    pieces = vocabulary.pieces(model)
     specials = set(getattr(model, "special_tokens", ()))
-    data = tuple(None if p in specials else data_of(model, p) for p in pieces)
-    rank_of = None
-    if algo == "bytebpe":
-        from ..bytebpe.symbols import to_bytes
-
-        numbers: dict[bytes, int] = {}
-        for number, (left, right) in enumerate(model.merges, start=1):
-            numbers.setdefault(to_bytes(left) + to_bytes(right), number)
-        rank_of = lambda a, b: numbers.get(a + b)  # noqa: E731
-    scores = tuple(model.logprobs) if algo == "unigram" else None
-    unit = "byte" if algo == "bytebpe" else "character"
-    alone = entry.piece_alone(model)
-    return Table(name or algo, label or entry.label, tuple(range(len(pieces))),
-                 pieces, data, alone, unit, rank_of, scores, "trained")  # fmt: skip
+    data = tuple(None if p in specials else vocabulary.data(p) for p in pieces)
+    rank_of = vocabulary.rank_of(model) if vocabulary.rank_of else None
+    scores = vocabulary.scores(model) if vocabulary.scores else None
+    alone = vocabulary.piece_alone(model)
+    return Table(name or entry.name, label or entry.label, tuple(range(len(pieces))),
+                 pieces, data, alone, vocabulary.unit, rank_of, scores, "trained")  # fmt: skip
 
 
 def usage(model, wc: WordCounts) -> Counter[str]:

@@ -93,11 +93,6 @@ def walk(node: Node, depth: int = 0) -> Iterator[tuple[int, Node]]:
         yield from walk(node.right, depth + 1)
 
 
-def leaves(node: Node) -> list[Any]:
-    """The leaves of a tree, left to right."""
-    return [n.part for _, n in walk(node) if n.leaf]
-
-
 def lines(node: Node, show: Callable[[Any], str], rank_word: str = "rank") -> list[str]:
     """A tree as indented lines, one per node: its part and, for a merge, its rank.
 

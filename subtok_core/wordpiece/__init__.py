@@ -17,7 +17,8 @@
 
 from ..bpe.train import SNAPSHOT_MAX_WORDS, TOP_PAIRS
 from ..corpus import load
-from ..records import UNK, Export, algorithm
+from ..entry import Algorithm, Export, Vocabulary
+from ..records import UNK
 from . import cli, encode, io
 from .encode import encode_word, segment, word_lines, word_segmenter
 from .explain import (
@@ -65,12 +66,34 @@ def _model_at(trace, i=None):
     return model_from_trace(trace, i)
 
 
-ALGORITHM = algorithm(
-    "wordpiece", "WordPiece", modules=(encode, io, cli), explain=explain,
-    train={"load": load, "steps": iter_wordpiece, "trace": _trace, "model_at": _model_at},
-    for_compare=_for_compare, demo=("toy:sunflower", (("merges", 3),)), compare_options="",
-    export=Export("greedy.check_wordpiece", "greedy.build_wordpiece", "greedy.notes"),
-    poll="merge", corpus_at=corpus_at,
+def _export() -> Export:
+    """WordPiece's tokenizer.json exporter, imported here on the first export (it loads
+    the tokenizers library)."""
+    from ..hf_export.greedy import build_wordpiece, check_wordpiece, notes
+
+    return Export(check=check_wordpiece, build=build_wordpiece, notes=notes)
+
+
+VOCABULARY = Vocabulary(
+    pieces=lambda model: tuple(model.vocab), piece_alone=encode.piece_alone, merges=False
+)
+LONG_WHY = (  # why WordPiece may need far more tokens than the others (Compare says it)
+    "Its score count(ab) / (count(a) × count(b)) favours pairs of rare symbols, so its "
+    "early merges build rare strings and frequent words stay in pieces until the "
+    "vocabulary is much larger."
+)
+
+
+ALGORITHM = Algorithm(
+    name="wordpiece", label="WordPiece",
+    load=load, steps=iter_wordpiece, trace=_trace, model_at=_model_at,
+    segment=encode.segment, word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
+    to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
+    start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli,
+    explain=explain, for_compare=_for_compare,
+    demo=("toy:sunflower", (("merges", 3),)), compare_options="",
+    compare_long_why=LONG_WHY, export=_export, poll="merge", corpus_at=corpus_at,
+    vocabulary=VOCABULARY,
 )  # fmt: skip
 
 __all__ = [
