@@ -51,10 +51,10 @@ def answers_table(code: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(ANSWER_COLUMNS)).rename(columns=ANSWER_COLUMNS)
 
 
-def summary_table(code: str) -> pd.DataFrame:
-    """Each round, hardest first: answered, predicted (count and percent), its link."""
+def summary_table(code: str, base: str = "") -> pd.DataFrame:
+    """Each round, hardest first: answered, predicted (count and percent), its link (on
+    `base`, the teacher's scheme and host)."""
     rows = rooms.store().summary(code)
-    base = origin()
     table = pd.DataFrame(
         [
             {
@@ -110,10 +110,11 @@ def class_controls(room: rooms.Room, page_name: str) -> None:
 @st.fragment(run_every=RECORD_EVERY)
 def class_record(code: str, page_name: str) -> None:
     """The summary of the rounds (hardest first) and the two downloads, read again every
-    RECORD_EVERY seconds (this part only; a download's address stays the same while its
-    content does)."""
+    RECORD_EVERY seconds (this part only); a download reads the database when it is
+    clicked, so it holds every answer counted until then."""
     answers = answers_table(code)
-    summary = summary_table(code)
+    base = origin()
+    summary = summary_table(code, base)
     st.markdown(f"**The class so far**: {len(summary)} rounds, {len(answers)} answers.")
     if len(summary):
         st.dataframe(
@@ -133,14 +134,14 @@ def class_record(code: str, page_name: str) -> None:
     left, right = st.columns(2)
     left.download_button(
         "Download the answers (CSV)",
-        answers.to_csv(index=False).encode("utf-8"),
+        lambda: answers_table(code).to_csv(index=False).encode("utf-8"),  # read on click
         file_name=f"class-{code}-answers.csv",
         mime="text/csv",
         key=widget_key(page_name, "poll_csv"),
     )
     right.download_button(
         "Download the summary (CSV)",
-        summary.to_csv(index=False).encode("utf-8"),
+        lambda: summary_table(code, base).to_csv(index=False).encode("utf-8"),
         file_name=f"class-{code}-summary.csv",
         mime="text/csv",
         key=widget_key(page_name, "poll_summary_csv"),
