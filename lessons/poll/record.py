@@ -138,6 +138,7 @@ def class_record(code: str, page_name: str) -> None:
         file_name=f"class-{code}-answers.csv",
         mime="text/csv",
         key=widget_key(page_name, "poll_csv"),
+        on_click="ignore",  # no rerun: the file is made when it is fetched
     )
     right.download_button(
         "Download the summary (CSV)",
@@ -145,6 +146,7 @@ def class_record(code: str, page_name: str) -> None:
         file_name=f"class-{code}-summary.csv",
         mime="text/csv",
         key=widget_key(page_name, "poll_summary_csv"),
+        on_click="ignore",
     )
 
 
