@@ -6,6 +6,7 @@ from pathlib import Path
 import streamlit as st
 
 from lessons import pages
+from lessons.poll import teacher
 from lessons.ui import a11y, present
 from lessons.ui.guard import guarded
 from lessons.ui.keys import enter_page
@@ -29,6 +30,7 @@ with st.sidebar:
         "Every number on these pages is computed from the corpus you choose."
     )
 open_view()  # the page's own last view, not the last page's (lessons/ui/view_memory.py)
+teacher.page_hook(page.url_path)  # a teacher's class follows this page: lessons/poll/teacher.py
 present.frame()
 a11y.frame()  # contrast, screen-reader text: lessons/ui/a11y.py
 guarded(page.run, page.url_path)  # no exception reaches the browser: lessons/ui/guard.py

@@ -33,7 +33,7 @@ def test_the_poll_opens_a_room_on_the_step_shown(page, query, expected):
     at.run()
     at.button(key=f"{page}_poll_start").click().run()
     assert not at.exception
-    code = at.session_state[f"{page}_poll_room"]
+    code = at.session_state["poll_teacher_room"]
     assert any(f"Room code <b>{code}</b>" in m.value for m in at.markdown)
     room = rooms.store().join(code)
     assert room.page == page

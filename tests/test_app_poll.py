@@ -68,7 +68,7 @@ def texts(elements) -> list[str]:
 
 def open_room_and_round(at: AppTest) -> str:
     at.button(key="bpe_poll_start").click().run()
-    code = at.session_state["bpe_poll_room"]
+    code = at.session_state["poll_teacher_room"]
     at.button(key="bpe_poll_round").click().run()
     assert "**Round on step 2** (open): **0** students answered." in texts(at.markdown)
     return code
@@ -150,6 +150,8 @@ def test_a_typed_answer_is_a_count_until_the_teacher_shows_it_as_plain_text():
     current = rooms.store().current_round(code)
     frame = results.answers_frame(rooms.store().tally(current.id), current)
     assert list(frame["answer"]) == [results.OTHER]  # what the projector's chart shows
+    assert "bpe_poll_typed" not in [t.key for t in teach.toggle]  # hidden tally: no words
+    teach.toggle(key=f"bpe_poll_live_{code}").set_value(True).run()
     assert not any("poll-typed" in m.value for m in teach.markdown)
     teach.toggle(key="bpe_poll_typed").set_value(True).run()
     html = [m.value for m in teach.markdown if m.proto.allow_html]
@@ -211,7 +213,7 @@ def test_the_join_link_and_its_qr_code():
 def test_the_phones_follow_the_teachers_step_without_a_round():
     teach = teacher()
     teach.button(key="bpe_poll_start").click().run()
-    code = teach.session_state["bpe_poll_room"]
+    code = teach.session_state["poll_teacher_room"]
     pupil = student(code)
     assert texts(pupil.subheader) == ["Your teacher is on step 2"]
     assert "**The corpus after merge 2**" in texts(pupil.markdown)
@@ -231,7 +233,7 @@ def test_an_uploaded_corpus_stays_off_the_phones_unless_the_teacher_shares_it():
     share = teach.checkbox(key="bpe_poll_share")
     assert share.value is False  # kept private unless the teacher ticks it
     teach.button(key="bpe_poll_start").click().run()
-    code = teach.session_state["bpe_poll_room"]
+    code = teach.session_state["poll_teacher_room"]
     assert rooms.store().join(code).view == {}
     pupil = student(code)
     assert "Your teacher keeps this corpus's words on their own screen." in texts(pupil.caption)

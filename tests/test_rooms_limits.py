@@ -23,16 +23,44 @@ from subtok_core.rooms import db
 CLASS = 30
 
 
-def test_a_flood_of_200_answers_from_new_sessions_is_cut(polls, caplog):  # noqa: F811
+def test_a_flood_of_200_changed_answers_is_cut_at_the_rooms_limit(polls, caplog):  # noqa: F811
     code, round_id = open_round(polls)
+    assert at_once(100, lambda k: polls.submit(code, round_id, f"bot{k}", "(l, o)")) == []
     with caplog.at_level(logging.WARNING, logger="subtok.poll"):
-        errors = at_once(200, lambda k: polls.submit(code, round_id, f"bot{k}", "(l, o)"))
-    stored = sum(n for _, n in polls.tally(round_id))
-    assert stored == polls.limits.room_answers.count < 200
-    assert len(errors) == 200 - stored
+        errors = at_once(200, lambda k: polls.submit(code, round_id, f"bot{k % 100}", f"x{k}"))
+    accepted = 200 - len(errors)
+    assert accepted == polls.limits.room_answers.count < 200
+    assert sum(n for _, n in polls.tally(round_id)) == 100  # still one answer per student
     assert {str(e) for e in errors} == {"Too many answers in this room: wait 30 s, then try again."}
     logged = [r.getMessage() for r in caplog.records if "poll rate limit" in r.getMessage()]
     assert len(logged) == 1 and "answers in this room refused" in logged[0]
+
+
+def test_a_rooms_limit_never_refuses_a_students_first_answer(polls):  # noqa: F811
+    """Issue 40: 90 junk answers in 30 s fill the room's window; a student's first answer
+    right after is still taken."""
+    code, round_id = open_round(polls)
+    junk = polls.limits.room_answers.count
+    for k in range(junk):  # a script changing its answers from many ids
+        polls.submit(code, round_id, f"bot{k}", "(l, o)")
+        polls.submit(code, round_id, f"bot{k}", "(o, w)")
+    with pytest.raises(ValueError, match="in this room"):
+        polls.submit(code, round_id, "bot0", "(l, o)")
+    polls.submit(code, round_id, "real student", "(est, </w>)")  # first answer: in
+    assert polls.answer_of(round_id, "real student") == "(est, </w>)"
+
+
+def test_first_answers_are_bounded_per_round(polls, monkeypatch):  # noqa: F811
+    from subtok_core.rooms import answers
+
+    monkeypatch.setattr(answers, "ROUND_STUDENTS", 3)
+    code, round_id = open_round(polls)
+    for k in range(3):
+        polls.submit(code, round_id, f"s{k}", "(l, o)")
+    with pytest.raises(ValueError, match="This round has 3 answers already"):
+        polls.submit(code, round_id, "s3", "(l, o)")
+    polls.submit(code, round_id, "s0", "(o, w)")  # a change of mind is still taken
+    assert polls.tally(round_id) == [("(l, o)", 2), ("(o, w)", 1)]
 
 
 def test_a_real_class_of_30_answering_and_changing_their_minds_is_not_cut(polls, clock):  # noqa: F811
@@ -159,4 +187,4 @@ def test_thirty_processes_opening_a_fresh_database_at_once_all_succeed(tmp_path)
     errors = [failures.get() for _ in range(failures.qsize())]
     assert errors == [] and all(w.exitcode == 0 for w in workers)
     names = set(sql_inspect(db.create_engine(url)).get_table_names())
-    assert {"poll_rooms", "poll_rounds", "poll_answers"} <= names
+    assert {"class_rooms", "class_rounds", "class_answers", "class_students", "class_hits"} <= names

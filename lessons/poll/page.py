@@ -1,12 +1,16 @@
 """Join a class poll: the students' side, made for a phone (390 px wide, one column).
 
-/join?room=CODE follows the teacher's page: the step it shows (and what of the corpus the
-teacher shares), and, when the teacher opens a round on it, the question with a form.
+/join?room=CODE follows the teacher's browser from lesson to lesson: the lesson and step it
+shows (and what of the corpus the teacher shares), and, when the teacher opens a round on
+it, that lesson's question with a form; on a page with no question, a sentence saying what
+the teacher shows. When the teacher ends the class, or has not been seen for a minute,
+the page says so (and in the second case keeps looking).
 Everything comes from the room in the database (lessons/poll/panel.py writes it), so a phone
 on any app server of the class shows it, without the corpus and without training. A small
-fragment looks at the room every 0.75 s and redraws the page when the teacher steps, opens
-a round or reveals it. A student is an anonymous id kept in a cookie of this browser
-(lessons/poll/student.py): a second answer, from a reload or a new tab, replaces the first.
+fragment looks at the room every 0.75 s and redraws the page when the teacher moves (page,
+run, step), opens a round, reveals it, ends the class or goes away. A student is an
+anonymous id kept in a cookie of this browser (lessons/poll/student.py): a second answer,
+from a reload or a new tab, replaces the first.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import streamlit as st
 from lessons.poll import student as anonymous
 from lessons.ui.chips import show_corpus
 from lessons.ui.keys import widget_key
-from subtok_core import registry, rooms
+from subtok_core import rooms
 
 PAGE = "join"
 WATCH_EVERY = 0.75  # seconds between two looks at the room: a phone follows within ~1.5 s
@@ -58,10 +62,19 @@ def _normal_or_none(code: str) -> str | None:
 
 @st.fragment(run_every=WATCH_EVERY)
 def watch(code: str, seen: tuple) -> None:
-    """Redraw the page when the teacher steps, opens or reveals a round (one small look)."""
+    """Redraw the page when the teacher moves, opens or reveals a round, ends the class or
+    goes away (one small look)."""
     if rooms.store().pulse(code) != seen:
         st.rerun(scope="app")
     st.caption("This page follows your teacher's screen.")
+
+
+def here_now(room: rooms.Room) -> str:
+    """Where the teacher is, in a line: the room, the lesson, its corpus and step."""
+    parts = [f"Room {room.code}", room.title or room.page]
+    if room.algorithm:
+        parts += [room.corpus, f"step {room.step}"] if room.corpus else [f"step {room.step}"]
+    return " · ".join(parts)
 
 
 def show_view(room: rooms.Room) -> None:
@@ -171,16 +184,27 @@ def main() -> None:
     student = anonymous.student_id()
     try:
         room = enter(code, student)
+    except rooms.RoomEnded as ended:
+        st.info(str(ended))
+        return
     except ValueError as err:
         st.error(str(err))
         ask_code()
         return
     polls = rooms.store()
     current = polls.current_round(room.code)
-    watch(room.code, (room.step, *((current.id, current.state) if current else (None, None))))
-    lesson = registry.get(room.algorithm).label + (f" · {room.corpus}" if room.corpus else "")
-    st.caption(f"Room {room.code} · {lesson} · step {room.step}")
-    if current is not None and current.step == room.step:
+    watch(room.code, polls.pulse(room.code))
+    st.caption(here_now(room))
+    if room.absent(polls.clock()):
+        st.warning(
+            "Your teacher's screen has not been seen for a minute: this page keeps looking "
+            "and follows again as soon as it is back."
+        )
+    if not room.algorithm:
+        st.subheader(f"Your teacher is showing {room.title or room.page}")
+        st.info("Nothing is asked now: look at your teacher's screen. This page follows it.")
+        return
+    if current is not None and (current.step, current.run) == (room.step, room.run):
         show_round(room, current, student)
         return
     st.subheader(f"Your teacher is on step {room.step}")

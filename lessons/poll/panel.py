@@ -1,6 +1,9 @@
 """The teacher's side of a class poll, placed on a lesson page under its step controls:
 open a room (its code, the link /join?room=CODE and a QR code of it), open a round on
-the step shown, watch the answers come in, reveal the algorithm's choice and why.
+the step shown, watch the answers come in, reveal the algorithm's choice and why. The room
+is the teacher's browser's (lessons/poll/teacher.py): it follows the teacher from lesson to
+lesson until the teacher ends the class (lessons/poll/record.py: the end, the tally's
+visibility and the class's record).
 
 The students' side is lessons/poll/page.py; rooms, rounds and answers are kept by
 subtok_core.rooms in the database of the setting (SUBTOK_DB_URL), so that every app
@@ -14,11 +17,12 @@ import io
 import json
 import secrets
 from collections.abc import Callable
-from urllib.parse import urlencode
 
 import segno
 import streamlit as st
 
+from lessons.poll import teacher
+from lessons.poll.record import class_controls, past_class
 from lessons.poll.results import live_results
 from lessons.ui.corpus import TEXT, UPLOAD
 from lessons.ui.keys import widget_key
@@ -69,11 +73,11 @@ div[class*="_poll_panel"] [data-testid="stMetricValue"] {font-size: 1.9rem; line
 
 def class_poll(page_name: str, trace, i: int, corpus: str, question: str) -> Callable[[], None]:
     """The lesson's class poll on step i of `trace`, trained on the corpus named `corpus`:
-    while this session has a room open, the room follows the page's step (phones show it);
-    the panel itself is closed until the teacher opens it (it runs only then). Returns the
-    function that draws it, for the page to place just under the step's main view
-    (lessons.ui.present.end_of_step_view)."""
-    follow(page_name, trace, i)
+    while this browser's teacher has a room open, the room follows the page (its lesson,
+    run and step: phones show it); the panel itself is closed until the teacher opens it
+    (it runs only then). Returns the function that draws it, for the page to place just
+    under the step's main view (lessons.ui.present.end_of_step_view)."""
+    follow(page_name, trace, i, corpus)
 
     def draw() -> None:
         with lazy_expander(f"Class poll: {question}", page_name, "class_poll") as box:
@@ -122,23 +126,20 @@ def connection() -> str:
     return st.session_state.setdefault("poll_connection", secrets.token_urlsafe(12))
 
 
-def follow(page_name: str, trace, i: int) -> None:
-    """Write the page's step (and what phones show of it) to this session's room when it
-    changed: the phones follow within their next look (lessons/poll/page.py)."""
-    code = st.session_state.get(widget_key(page_name, "poll_room"))
-    if code is None:
-        return
-    followed = widget_key(page_name, "poll_followed")
-    if st.session_state.get(followed) == (code, i):
-        return  # written already: no query on a rerun of the same step
-    polls = rooms.store()
-    try:
-        room = polls.join(code)
-    except ValueError:
-        return  # expired: the panel says so when it is open
-    if room.shows(run_print(trace)):
-        polls.move(code, i, rooms.step_view(trace, i, room.share))
-        st.session_state[followed] = (code, i)
+def follow(page_name: str, trace, i: int, corpus: str = "") -> None:
+    """Write the page's lesson and step (and what phones show of it) to this browser's room
+    when it changed (lessons/poll/teacher.py): the phones follow within their next look
+    (lessons/poll/page.py). A teacher's own text or upload reaches the phones only when
+    the teacher shares it (a corpus new to the room starts unshared)."""
+
+    def details(share: bool | None) -> tuple[str, bool, dict]:
+        if share is None:
+            share = corpus not in (TEXT, UPLOAD)
+        corpus_print = fingerprint(trace.start.words, trace.start.counts)
+        return corpus_print, share, rooms.step_view(trace, i, share)
+
+    link = teacher.page_link(page_name)
+    teacher.follow_lesson(page_name, trace, i, corpus, run_print(trace), link, details)
 
 
 def teacher_panel(
@@ -150,17 +151,18 @@ def teacher_panel(
 ) -> None:
     """The poll panel of lesson `page_name` ("bpe", "wordpiece", "unigram") on step i
     of `trace`, trained on the corpus named `corpus`: the room (code, link, QR code)
-    beside the round and its tally.
+    beside the round and its tally, then the class's controls and record.
     `answer_of_step(trace, i)` gives the question and its answer (by default the one for
     the trace's algorithm: rooms.next_merge or rooms.next_prune)."""
+    teacher.whole_page()  # a room just opened: the page's heartbeat starts
     ask = answer_of_step or rooms.question_for(trace.algorithm)
     polls = rooms.store()
-    kept = widget_key(page_name, "poll_room")
-    room = _kept_room(polls, kept)
-    if room is None or not room.shows(run_print(trace)):
-        start_room(page_name, trace, i, corpus, kept, room)
+    room = teacher.room()
+    if room is None:
+        start_room(page_name, trace, i, corpus)
         return
-    follow(page_name, trace, i)
+    follow(page_name, trace, i, corpus)
+    room = polls.join(room.code)  # as followed
     # the room's row: its QR code, then the code and the link beside it (under it on a
     # narrow screen); the round and its tally under the row, the whole width
     box = st.container(key=widget_key(page_name, "poll_panel"))
@@ -171,9 +173,10 @@ def teacher_panel(
     with box:
         question = ask(trace, i)
         current = polls.current_round(room.code)
+        same = current is not None and (current.step, current.run) == (i, room.run)
         if question is None:
             st.write("Nothing is left to predict after this step.")
-        elif current is None or current.step != i or current.state != "open":
+        elif not same or current.state != "open":
             st.button(
                 f"Open a round on step {i}",
                 key=widget_key(page_name, "poll_round"),
@@ -181,15 +184,14 @@ def teacher_panel(
                 args=(room.code, question),
                 type="primary",
             )
-        if current is not None:
+        if current is not None and current.run == room.run:  # this lesson's round
             live_results(page_name, room.code)
+    class_controls(room, page_name)
 
 
-def start_room(page_name: str, trace, i: int, corpus: str, kept: str, room) -> None:
+def start_room(page_name: str, trace, i: int, corpus: str) -> None:
     """The button that opens a room on step i (and, for a corpus of the teacher's own,
     the choice to show its words on the phones)."""
-    if room is not None:
-        st.caption(f"Room {room.code} polls other settings or another corpus than this view.")
     own = corpus in (TEXT, UPLOAD)
     share = not own or st.checkbox(
         "Show this corpus's words on the students' phones",
@@ -199,54 +201,46 @@ def start_room(page_name: str, trace, i: int, corpus: str, kept: str, room) -> N
         "then show the step and the question only.",
     )
     st.button(
-        "Open a class poll" if room is None else "Open a new poll for this view",
+        "Open a class poll",
         key=widget_key(page_name, "poll_start"),
         on_click=_open_room,
-        args=(page_name, trace, i, corpus, kept, share),
-        help="The class predicts the next step on their phones; you see their answers.",
+        args=(page_name, trace, i, corpus, share),
+        help="The class joins once, on their phones, and follows your lesson pages until "
+        "you end the class; you see their answers.",
     )
     said = st.session_state.pop(widget_key(page_name, "poll_said"), None)
     if said:
         st.error(said)
+    past_class(page_name)
 
 
-def _kept_room(polls, kept: str):
-    """The room this session opened, while it is open (an expired one: said, forgotten)."""
-    code = st.session_state.get(kept)
-    if code is None:
-        return None
+def _open_room(page_name: str, trace, i: int, corpus: str, share: bool) -> None:
     try:
-        return polls.join(code)
-    except ValueError as err:
-        st.warning(str(err))
-        del st.session_state[kept]
-        return None
-
-
-def _open_room(page_name: str, trace, i: int, corpus: str, kept: str, share: bool) -> None:
-    query = urlencode(st.query_params.to_dict())
-    try:
-        st.session_state[kept] = rooms.store().open_room(
+        code = rooms.store().open_room(
             page_name,
             trace.algorithm,
             corpus,
             fingerprint(trace.start.words, trace.start.counts),
             run_print(trace),
-            f"/{page_name}" + (f"?{query}" if query else ""),
+            teacher.page_link(page_name),
             share,
             step=i,
             view=rooms.step_view(trace, i, share),
             connection=connection(),
+            teacher=teacher.teacher_key(create=True),
+            title=teacher.title_of(page_name),
         )
     except ValueError as err:  # too many rooms: the limit's sentence
         st.session_state[widget_key(page_name, "poll_said")] = str(err)
+        return
+    teacher.opened(code)
 
 
 def _share(page_name: str, code: str) -> None:
     """The teacher changed their mind on showing their own corpus: the room says so, and
     the next run writes the step's view again (with the words, or without)."""
     rooms.store().share_words(code, st.session_state[widget_key(page_name, f"poll_shared_{code}")])
-    st.session_state.pop(widget_key(page_name, "poll_followed"), None)
+    teacher.forget_written()
 
 
 def _open_round(code: str, question: rooms.Question) -> None:

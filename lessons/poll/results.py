@@ -1,6 +1,7 @@
 """The results of a class poll on the teacher's screen (lessons/poll/panel.py places them): the
-latest round's tally as students come in, read again on a timer, the Reveal button, and
-after it the algorithm's choice, why, and who predicted it.
+latest round's tally as students come in (unless the teacher keeps it hidden until Reveal,
+lessons/poll/record.py), read again on a timer, the Reveal button, and after it the
+algorithm's choice, why, and who predicted it.
 
 Typed answers reach the projector as a count only ("something else (typed)"): anyone with
 the code can type anything, and the projector is the class's screen; the teacher sees the
@@ -15,6 +16,7 @@ import html
 import pandas as pd
 import streamlit as st
 
+from lessons.poll.record import tally_hidden
 from lessons.ui.a11y import altair_chart  # the chart and its sentence
 from lessons.ui.keys import widget_key
 from subtok_core import rooms
@@ -60,9 +62,13 @@ def live_results(page_name: str, code: str) -> None:
     st.markdown(
         f"**Round on step {current.step}** ({current.state}): **{total}** {students} answered."
     )
+    hidden = current.state == "open" and tally_hidden(code)
     # the tally (left) and the button or the reveal (right); stacked on a phone
     tally, side = st.columns([3, 2], gap="large")
-    if total:
+    if hidden:
+        tally.caption("The answers stay hidden until Reveal (switch on \"show the tally live\" "
+                      "to show them now).")  # fmt: skip
+    elif total:
         with tally:
             if current.state == "revealed":  # its key, in words, wrapping on a phone
                 st.markdown(legend_html(), unsafe_allow_html=True)
@@ -79,7 +85,7 @@ def live_results(page_name: str, code: str) -> None:
             )
         elif current.state == "revealed":
             show_reveal(current, frame)
-    if OTHER in set(frame["answer"]):
+    if OTHER in set(frame["answer"]) and not hidden:
         st.toggle("show what was typed", key=widget_key(page_name, "poll_typed"))
         if show_typed:
             typed = answers_frame(polls.tally(current.id), current, show_typed=True)

@@ -2,12 +2,13 @@
 their phones, the teacher sees the answers and reveals the algorithm's choice.
 
 - ``db``: the database setting ($SUBTOK_DB_URL, else an SQLite file), one engine per
-  URL, the tables poll_rooms, poll_rounds and poll_answers;
+  URL, the tables class_rooms, class_rounds, class_answers, class_students, class_hits;
 - ``records``: a room, a round; the checks on a typed room code and answer;
-- ``store``: ``RoomStore`` (open_room, join, try_code, move, pulse, open_round,
-  current_round, reveal, expire_rooms; submit, answer_of, tally from ``answers``) and
+- ``store``: ``RoomStore`` (open_room, join, try_code, move, open_round, current_round,
+  reveal, expire_rooms; submit, answer_of, tally from ``answers``; teacher_room, follow,
+  seen, end, show_live, pulse from ``teacher``; answer_rows, summary from ``report``) and
   ``store()``, the store of the setting;
-- ``limits``: the rate limits (answers, room-code tries, new rooms);
+- ``limits``: the rate limits (answers, room-code tries, new rooms), in the database;
 - ``address``: the base URL of the join link;
 - ``questions``: what a round asks at step i of a trace, and the trace's answer.
 
@@ -29,12 +30,13 @@ A poll round, end to end:
 
 from .db import database_url
 from .questions import QUESTIONS, Question, next_merge, next_prune, question_for
-from .records import Room, Round, clean_answer, normal_code
+from .records import ABSENT, Room, RoomEnded, Round, clean_answer, normal_code
 from .store import LIFETIME, RoomStore, store
 from .views import step_view
 
 __all__ = [
-    "LIFETIME", "QUESTIONS", "Question", "Room", "RoomStore", "Round", "clean_answer",
+    "ABSENT", "LIFETIME", "QUESTIONS", "Question", "Room", "RoomEnded", "RoomStore", "Round",
+    "clean_answer",
     "database_url", "next_merge", "next_prune", "normal_code", "question_for",
     "step_view", "store",
 ]  # fmt: skip

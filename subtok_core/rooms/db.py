@@ -30,6 +30,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -49,16 +50,24 @@ SESSION_MAX = 64  # characters of an anonymous session id
 
 metadata = MetaData()
 
-# The tables are named poll_* since rooms keep a reference to the corpus, not its words:
-# a database of an earlier version keeps its old tables, unused, and gets these beside them.
+# The tables are named class_* (a room that follows the teacher from lesson to lesson: its
+# teacher's key, heartbeat and end; a round's page and run; the students' numbers; the
+# rate limits' hits). A database of an earlier version keeps its old tables (poll_* and
+# before), unused, and gets these beside them: rooms last two hours, so nothing open is lost
+# that a class would miss. A fresh database and an old one get the same tables.
 rooms = Table(
-    "poll_rooms",
+    "class_rooms",
     metadata,
     Column("code", String(CODE_LENGTH), primary_key=True),
     Column("created", Float, nullable=False),
     Column("expires", Float, nullable=False, index=True),
+    Column("teacher", String(64), nullable=False, index=True),  # sha256 of the teacher's key
+    Column("seen", Float, nullable=False),  # the teacher's page was last seen open then
+    Column("ended", Float, nullable=True),  # when the teacher ended the class (None: open)
+    Column("live", Boolean, nullable=False),  # whether the tally shows before Reveal
     Column("page", String(32), nullable=False),  # the lesson's url path: bpe, unigram, ...
-    Column("algorithm", String(32), nullable=False),  # its name in the registry
+    Column("title", String(80), nullable=False),  # the lesson's title: "BPE", "Unigram LM"
+    Column("algorithm", String(32), nullable=False),  # its name in the registry ("": none)
     Column("corpus", String(200), nullable=False),  # the corpus's name, as the page shows it
     Column("corpus_print", String(64), nullable=False),  # the fingerprint of its word counts
     Column("run", String(64), nullable=False),  # the fingerprint of the run (corpus, settings)
@@ -69,12 +78,16 @@ rooms = Table(
 )
 
 rounds = Table(
-    "poll_rounds",
+    "class_rounds",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("room", String(CODE_LENGTH), ForeignKey("poll_rooms.code"), nullable=False, index=True),
+    Column("room", String(CODE_LENGTH), ForeignKey("class_rooms.code"), nullable=False, index=True),
     Column("step", Integer, nullable=False),  # the step the class looks at (0: before any)
+    Column("page", String(32), nullable=False),  # the lesson page it was asked on
     Column("algorithm", String(32), nullable=False),
+    Column("corpus", String(200), nullable=False),
+    Column("run", String(64), nullable=False),
+    Column("link", Text, nullable=False),  # the lesson's path and query when it was asked
     Column("state", String(10), nullable=False),  # open, closed (moved on), revealed
     Column("answer", Text, nullable=False),  # JSON list: the answer(s) the algorithm gives
     Column("ties", Text, nullable=False),  # JSON list: the candidates tied with it
@@ -83,14 +96,33 @@ rounds = Table(
 )
 
 answers = Table(
-    "poll_answers",
+    "class_answers",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("round", Integer, ForeignKey("poll_rounds.id"), nullable=False),
+    Column("round", Integer, ForeignKey("class_rounds.id"), nullable=False),
     Column("session", String(SESSION_MAX), nullable=False),
     Column("answer", String(ANSWER_MAX * 4), nullable=False),  # room for any UTF-8 encoding
     Column("at", Float, nullable=False),
-    UniqueConstraint("round", "session", name="one_answer_per_student"),
+    UniqueConstraint("round", "session", name="class_one_answer_per_student"),
+)
+
+students = Table(  # a student's anonymous number in a room: 1, 2, 3... by first answer
+    "class_students",
+    metadata,
+    Column("room", String(CODE_LENGTH), ForeignKey("class_rooms.code"), nullable=False),
+    Column("session", String(SESSION_MAX), nullable=False),
+    Column("number", Integer, nullable=False),
+    UniqueConstraint("room", "session", name="class_one_number_per_student"),
+    UniqueConstraint("room", "number", name="class_one_student_per_number"),
+)
+
+hits = Table(  # the events the rate limits count (subtok_core.rooms.limits)
+    "class_hits",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(200), nullable=False),  # the window's name and whose: "answers:s1"
+    Column("at", Float, nullable=False),
+    Index("class_hits_key_at", "key", "at"),
 )
 
 
@@ -115,11 +147,13 @@ def engine(url: str) -> Engine:
     for an SQLite file, its directory)."""
     with _LOCK:
         if url not in _ENGINES:
-            _ENGINES[url] = _new_engine(url)
+            _ENGINES[url] = new_engine(url)
         return _ENGINES[url]
 
 
-def _new_engine(url: str) -> Engine:
+def new_engine(url: str) -> Engine:
+    """A new engine for `url` (engine() keeps one per URL; a second one is a second app
+    server's, as the tests of the limits across servers use it)."""
     made = create_engine(url)
     if made.dialect.name == "sqlite":
         where = made.url.database

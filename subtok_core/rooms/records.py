@@ -15,12 +15,20 @@ from .db import ANSWER_MAX, CODE_LENGTH
 ALPHABET = "ACDEFHJKMNPRTUVWXY34679"  # no 0/O/Q, 1/I/L, 2/Z, 5/S, 8/B, 6/G look-alikes
 
 
+ABSENT = 60  # seconds without the teacher's page seen: phones say the teacher is away
+
+
+class RoomEnded(ValueError):
+    """The teacher ended the class: a sentence for the phones, not an error of theirs."""
+
+
 @dataclass(frozen=True, slots=True)
 class Room:
-    """An open room: the lesson it polls (page, algorithm, a reference to the corpus: its
-    name and fingerprint, and the fingerprint of the run), whether phones see the corpus's
-    words, the step the teacher's page shows and what phones show of it, and when it
-    expires. The corpus's words themselves are never stored."""
+    """An open room: the lesson page the teacher's browser shows now (its path, title, the
+    algorithm, a reference to the corpus: its name and fingerprint, and the fingerprint of
+    the run), whether phones see the corpus's words, the step the teacher's page shows and
+    what phones show of it, when it expires, when the teacher's page was last seen, and
+    whether the tally shows before Reveal. The corpus's words themselves are never stored."""
 
     code: str
     page: str
@@ -33,11 +41,13 @@ class Room:
     step: int
     view: dict
     expires: float
+    title: str = ""
+    seen: float = 0.0
+    live: bool = False
 
-    def shows(self, run: str) -> bool:
-        """Whether `run` (a run's fingerprint) is the run this room polls: a teacher who
-        changed the corpus or a setting needs a new room."""
-        return self.run == run
+    def absent(self, now: float) -> bool:
+        """Whether the teacher's page has not been seen for ABSENT seconds."""
+        return now - self.seen > ABSENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +64,8 @@ class Round:
     answer: tuple[str, ...]
     ties: tuple[str, ...]
     question: str  # JSON of the Question asked (rooms.questions.Question.from_json)
+    page: str = ""  # the lesson page it was asked on
+    run: str = ""  # the run's fingerprint when it was asked
 
 
 def normal_code(code: str) -> str:

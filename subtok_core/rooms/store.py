@@ -4,6 +4,10 @@ A room lives ``LIFETIME`` seconds (2 hours) from when it opened, and every round
 teacher opens gives it 2 hours more, so a long lesson keeps its code. Rooms past that
 are refused with a sentence; a day later they are deleted with their rounds and answers.
 
+A room belongs to the teacher's lesson, not to one page: it keeps the hash of the
+teacher's key (a random token in a cookie of the teacher's browser), and follows whatever
+lesson page that browser shows (``follow``, ``teacher.py``) until the teacher ends it.
+
 A student is one anonymous id; a second answer in a round replaces the first (one row
 per student and round, a unique constraint and an upsert), so the tally counts students.
 
@@ -31,25 +35,28 @@ from sqlalchemy.exc import IntegrityError
 
 from . import db
 from .answers import Answers
-from .db import answers, rooms, rounds
+from .db import answers, rooms, rounds, students
 from .limits import PollLimits, Window
 from .questions import Question
-from .records import ALPHABET, Room, Round, normal_code
+from .records import ALPHABET, Room, RoomEnded, Round, normal_code
+from .report import Report
+from .teacher import Teacher, key_hash
 
 LIFETIME = 2 * 60 * 60  # seconds a room stays open after it opened or last opened a round
 KEEP_EXPIRED = 24 * 60 * 60  # seconds an expired room is kept, so its code says "expired"
 
 
-class RoomStore(Answers):
-    """Rooms, rounds and answers in the database at `url` (db.database_url() by default);
-    `clock` gives the time in seconds (tests move it)."""
+class RoomStore(Answers, Teacher, Report):
+    """Rooms, rounds and answers in the database at `url` (db.database_url() by default,
+    through this process's one engine for it, or `engine`); `clock` gives the time in
+    seconds (tests move it)."""
 
     WRONG_PAUSE = 1.0  # seconds a wrong code waits once the server has seen too many
 
-    def __init__(self, url: str | None = None, clock: Callable[[], float] = time.time):
-        self.engine = db.engine(url or db.database_url())
+    def __init__(self, url: str | None = None, clock: Callable[[], float] = time.time, engine=None):
+        self.engine = engine or db.engine(url or db.database_url())
         self.clock = clock
-        self.limits = PollLimits(lambda: self.clock())
+        self.limits = PollLimits(self.engine, lambda: self.clock())
         self.pause: Callable[[float], None] = time.sleep  # holds a wrong try over the bound
 
     # --- rooms -----------------------------------------------------------------------
@@ -66,17 +73,26 @@ class RoomStore(Answers):
         step: int = 0,
         view: dict | None = None,
         connection: str = "",
+        teacher: str = "",
+        title: str = "",
     ) -> str:
         """A new room for this lesson, with a reference to its corpus (name, fingerprint)
-        and run, never the words; returns its code. `connection` (the teacher's browser
-        session) and the server are each held to a few rooms (PollLimits)."""
+        and run, never the words; returns its code. `teacher` is the teacher's key (kept
+        as its hash: teacher_room() finds the room by it); `title` the lesson's title.
+        `connection` (the teacher's browser) and the server are each held to a few rooms
+        (PollLimits)."""
         self._limit((self.limits.new_rooms, connection), (self.limits.server_rooms, "server"))
         self.expire_rooms()
         now = self.clock()
         row = {
             "created": now,
             "expires": now + LIFETIME,
+            "teacher": key_hash(teacher),
+            "seen": now,
+            "ended": None,
+            "live": False,
             "page": page,
+            "title": (title or page)[:80],
             "algorithm": algorithm,
             "corpus": corpus[:200],
             "corpus_print": corpus_print[:64],
@@ -111,6 +127,13 @@ class RoomStore(Answers):
             row = conn.execute(select(rooms).where(rooms.c.code == code)).mappings().first()
         if row is None:
             raise ValueError(f"There is no room {code}: check the code on your teacher's screen.")
+        return self._room(row)
+
+    def _room(self, row) -> Room:
+        """The Room of a row of class_rooms, refused with a sentence when it is over."""
+        code = row["code"]
+        if row["ended"] is not None:
+            raise RoomEnded(f"Your teacher ended the class (room {code}).")
         if row["expires"] <= self.clock():
             raise ValueError(
                 f"Room {code} has expired (a room closes 2 hours after its last round "
@@ -124,6 +147,9 @@ class RoomStore(Answers):
             step=int(row["step"]),
             view=json.loads(row["view"]),
             expires=row["expires"],
+            title=row["title"],
+            seen=row["seen"],
+            live=bool(row["live"]),
             **fields,
         )
 
@@ -135,41 +161,14 @@ class RoomStore(Answers):
         self._limit((self.limits.code_tries, connection))
         try:
             return self.join(typed)
+        except RoomEnded:
+            raise  # a right code: the class is over
         except ValueError:
             said = self.limits.wrong_codes.take("server")
             if said:
                 self.pause(self.WRONG_PAUSE)
                 raise ValueError(said) from None
             raise
-
-    def move(self, code: str, step: int, view: dict) -> None:
-        """The teacher's page is on `step` now, and phones show `view` of it ({}: nothing
-        of the corpus). A round open on another step closes: the class has moved on."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                update(rooms)
-                .where(rooms.c.code == code)
-                .values(step=int(step), view=json.dumps(view))
-            )
-            conn.execute(
-                update(rounds)
-                .where(rounds.c.room == code, rounds.c.state == "open", rounds.c.step != step)
-                .values(state="closed")
-            )
-
-    def share_words(self, code: str, share: bool) -> None:
-        """Whether phones are shown the corpus's words (the teacher's choice for an upload)."""
-        with self.engine.begin() as conn:
-            conn.execute(update(rooms).where(rooms.c.code == code).values(share=bool(share)))
-
-    def pulse(self, code: str) -> tuple[int, int | None, str | None]:
-        """What a phone watches, in two small queries: the teacher's step, the latest
-        round's id and its state (None, None before the first round)."""
-        with self.engine.connect() as conn:
-            step = conn.execute(select(rooms.c.step).where(rooms.c.code == code)).scalar()
-            query = select(rounds.c.id, rounds.c.state).where(rounds.c.room == code)
-            latest = conn.execute(query.order_by(rounds.c.id.desc()).limit(1)).first()
-        return (int(step or 0), *(latest or (None, None)))
 
     def expire_rooms(self) -> int:
         """Delete the rooms expired more than a day ago, with their rounds and answers;
@@ -178,19 +177,22 @@ class RoomStore(Answers):
         old_rounds = select(rounds.c.id).where(rounds.c.room.in_(old))
         with self.engine.begin() as conn:
             conn.execute(delete(answers).where(answers.c.round.in_(old_rounds)))
+            conn.execute(delete(students).where(students.c.room.in_(old)))
             conn.execute(delete(rounds).where(rounds.c.room.in_(old)))
             return conn.execute(delete(rooms).where(rooms.c.code.in_(old))).rowcount
 
     # --- rounds ----------------------------------------------------------------------
 
     def open_round(self, code: str, question: Question) -> int:
-        """Ask the class `question` (about its step): the room's open round if it is about
-        this step, else a new round (an earlier open round closes). Returns its id."""
+        """Ask the class `question` (about its step, on the lesson the room shows now): the
+        room's open round if it is about this step of this run, else a new round (an
+        earlier open round closes). Returns its id."""
         room = self.join(code)
         now = self.clock()
         with self.engine.begin() as conn:
             current = self._current(conn, room.code)
-            if current is not None and current.state == "open" and current.step == question.step:
+            same = current is not None and (current.step, current.run) == (question.step, room.run)
+            if same and current.state == "open":
                 return current.id
             opened = rounds.c.room == room.code
             conn.execute(
@@ -200,7 +202,11 @@ class RoomStore(Answers):
                 insert(rounds).values(
                     room=room.code,
                     step=int(question.step),
+                    page=room.page,
                     algorithm=room.algorithm,
+                    corpus=room.corpus,
+                    run=room.run,
+                    link=room.link,
                     state="open",
                     answer=json.dumps(list(question.answers)),
                     ties=json.dumps(list(question.tied)),
@@ -234,6 +240,8 @@ class RoomStore(Answers):
             answer=tuple(json.loads(row["answer"])),
             ties=tuple(json.loads(row["ties"])),
             question=row["question"],
+            page=row["page"],
+            run=row["run"],
         )
 
     def reveal(self, round_id: int) -> None:
