@@ -14,7 +14,7 @@ import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
-from lessons.poll import panel, results
+from lessons.poll import panel, results, room
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
 
@@ -29,7 +29,6 @@ def teacher_page(root: str) -> None:
     sys.path.insert(0, root)
     import streamlit as st
 
-    from lessons.poll import panel
     from subtok_core import bpe, corpus
 
     trace = bpe.trace_bpe(corpus.load("toy:low-lower"), merges=10, marker="eow")
@@ -204,9 +203,9 @@ def test_a_unigram_round_asks_for_the_piece_pruned_next():
 
 
 def test_the_join_link_and_its_qr_code():
-    link, base = panel.join_link("K7RD", "bpe", "http://10.0.0.5:8501/bpe")
+    link, base = room.join_link("K7RD", "bpe", "http://10.0.0.5:8501/bpe")
     assert link == "http://10.0.0.5:8501/join?room=K7RD" and not base.local
-    png = panel.qr_png("http://10.0.0.5:8501/join?room=K7RD")
+    png = room.qr_png("http://10.0.0.5:8501/join?room=K7RD")
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
 
 

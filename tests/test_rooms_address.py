@@ -64,9 +64,9 @@ def test_the_route_probe_gives_a_network_address_or_none():
 def panel_page() -> None:
     import streamlit as st
 
-    from lessons.poll import panel
+    from lessons.poll import room
 
-    for said in panel.reach_warnings(panel.address.choose_base(*st.session_state["args"])):
+    for said in room.reach_warnings(room.address.choose_base(*st.session_state["args"])):
         st.warning(said)
 
 
