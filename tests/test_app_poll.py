@@ -14,7 +14,7 @@ import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
-from lessons.poll import panel, results, room
+from lessons.poll import results, room
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
 
@@ -29,6 +29,7 @@ def teacher_page(root: str) -> None:
     sys.path.insert(0, root)
     import streamlit as st
 
+    from lessons.poll import panel  # AppTest runs this function's source alone
     from subtok_core import bpe, corpus
 
     trace = bpe.trace_bpe(corpus.load("toy:low-lower"), merges=10, marker="eow")
