@@ -3,8 +3,6 @@ where it stands in the vocabulary's health."""
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 import streamlit as st
 
@@ -46,7 +44,7 @@ def tree_html(node: Node, unit: str, rank_word: str) -> str:
         inner = ""
         if not n.leaf:
             inner = f"<ul>{item(n.left)}{item(n.right)}</ul>"
-        part = html.escape(part_text(n.part, unit))
+        part = as_text(part_text(n.part, unit))  # a tag, bold, $...$ or an image: text
         return f'<li><span class="part">{part}</span>{rank}{inner}</li>'
 
     return f'{TREE_CSS}<ul class="tree">{item(node)}</ul>'
