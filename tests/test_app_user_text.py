@@ -75,3 +75,40 @@ def test_a_line_that_is_no_merge_is_named_as_text_on_check():
     at.text_area[0].set_value("a b\n![i](http://x/y.png)\n").run()
     assert at.error, "no error said"
     assert_literal(at, ["![i](http://x/y.png)"])
+
+
+def chat_text(body: str) -> str:
+    """The text between the tags of a row of chat chips (its style, the bold label before
+    it and the role marks after each token left out)."""
+    chips = body.split('<div class="chat">', 1)[1]
+    chips = re.sub(r'<span class="role">.*?</span>', "", chips)
+    return re.sub(r"<[^>]*>", "", chips)
+
+
+@pytest.mark.slow
+def test_tokens_of_a_typed_chat_are_text_between_the_chips_tags():
+    """A chip row is a markdown paragraph (it starts with the tokenizer's name in bold),
+    so markdown signs between the tags would pair up across chips (bold, an image): each
+    sign of the typed turn stands as a character reference there."""
+    typed = " ".join(HOSTILE)
+    at = open_page("lessons/vocab/page.py", corpus="toy:cat-bat", size="12")
+    at.text_area(key="vocab_chat_user").set_value(typed).run()
+    rows = [v for v in bodies(at) if '<div class="chat">' in v]
+    assert rows, "no chat chips drawn"
+    for body in rows:
+        between = chat_text(body)
+        assert not set("*$![]()<>") & set(between), between
+        assert all(hostile in html.unescape(between) for hostile in HOSTILE), between
+
+
+@pytest.mark.slow
+def test_an_uploaded_files_name_is_text_on_vocab():
+    from tokenizers import Tokenizer, models
+
+    name = "**b**$x$<img src=x>.json"
+    raw = Tokenizer(models.WordLevel({"[UNK]": 0, "hi": 1}, unk_token="[UNK]")).to_str()
+    at = open_page("lessons/vocab/page.py", corpus="toy:cat-bat", size="12")
+    at.file_uploader(key="vocab_hf_file").set_value((name, raw.encode(), "application/json"))
+    at.run()
+    at.selectbox(key="tok").set_value(f"hf:{name}").run()
+    assert_literal(at, [name])

@@ -100,7 +100,8 @@ def built(card: Card, trained: bool) -> None:
                     f"{word} merges first.")  # fmt: skip
         st.markdown(tree_html(card.tree, card.unit, word), unsafe_allow_html=True)
     elif keeps_no_merges(card.tokenizer):  # WordPiece, Unigram: trained without merges
-        st.caption(f"{card.label} keeps no merges, so no tree shows how this token is built.")
+        st.caption(f"{as_text(card.label)} keeps no merges, so no tree shows how this token "
+                   "is built.")  # fmt: skip
     elif card.data is not None and len(card.data) > 1:
         st.caption("Replaying the merges on its parts never joins them all: no tree ends in it.")
     if card.words:
