@@ -3,10 +3,12 @@ example is named at merge 1 with its counts (runs: (a, a) 13 with overlap, 7 wit
 (a, b) 8, counted by hand); a list equal to the textbook loop is identical; the marked
 rows of the pair table say in words which pair is whose; the link opens /bpe at that
 merge; each exercise has a zip with its corpus and the answer keys; bad input is an
-st.error and the page keeps working."""
+st.error and the page keeps working. A verdict is read as the student reads it: the
+student's symbols are written as character references (lessons/ui/escape.py)."""
 
 from __future__ import annotations
 
+import html
 import io
 import zipfile
 
@@ -24,7 +26,7 @@ def paste(at, text: str):
 
 def test_the_overlap_bug_is_named_at_merge_one():
     at = paste(open_page("lessons/check/page.py", data="exercise:runs"), "a b\n")
-    said = " ".join(i.value for i in at.info)
+    said = " ".join(html.unescape(i.value) for i in at.info)
     assert "Cause: overlap." in said
     assert "(a, b), which occurs 8 times" in said and "(a, a), which occurs 13 times" in said
     assert "(a, a) has 7" in said
@@ -46,7 +48,7 @@ def test_the_link_opens_bpe_at_that_merge_with_the_same_pair():
 
 def test_a_correct_list_is_identical():
     at = paste(open_page("lessons/check/page.py", data="exercise:runs"), "a a\na b\n")
-    assert at.success and "identical: your 2 merges" in at.success[0].value
+    assert at.success and "identical: your 2 merges" in html.unescape(at.success[0].value)
 
 
 def test_a_byte_level_exercise_takes_its_settings():
@@ -54,12 +56,12 @@ def test_a_byte_level_exercise_takes_its_settings():
     assert at.selectbox(key="level").value == "bytes"
     assert at.text_input[0].value == "<|endoftext|>"
     at = paste(at, "a t\n< |\n")
-    assert "Cause: special-token." in " ".join(i.value for i in at.info)
+    assert "Cause: special-token." in " ".join(html.unescape(i.value) for i in at.info)
 
 
 def test_bad_merges_are_an_error_and_the_page_goes_on():
     at = paste(open_page("lessons/check/page.py", data="exercise:runs"), "a b c\n")
-    assert at.error and "none of the formats the checker reads" in at.error[0].value
+    assert at.error and "none of the formats the checker reads" in html.unescape(at.error[0].value)
     assert any("Exercise corpora" in s.value for s in at.header)
 
 
@@ -89,10 +91,11 @@ def test_two_sessions_with_other_tie_rules_get_their_own_verdicts():
     merges = "".join(f"{a} {b}\n" for a, b in textbook(words(exercises.load("ties")), 6, pick=lex))
     first = paste(open_page("lessons/check/page.py", data="exercise:ties", rule="first"), merges)
     lex = paste(open_page("lessons/check/page.py", data="exercise:ties", rule="lex"), merges)
-    assert "Cause: tie." in " ".join(i.value for i in first.info) and not first.success
-    assert lex.success and "identical: your 6 merges" in lex.success[0].value
+    assert not first.success
+    assert "Cause: tie." in " ".join(html.unescape(i.value) for i in first.info)
+    assert lex.success and "identical: your 6 merges" in html.unescape(lex.success[0].value)
     first.run()
-    assert "Cause: tie." in " ".join(i.value for i in first.info)
+    assert "Cause: tie." in " ".join(html.unescape(i.value) for i in first.info)
 
 
 def test_your_own_text_is_checked_too():
@@ -100,7 +103,7 @@ def test_your_own_text_is_checked_too():
     at = open_page("lessons/check/page.py", data="text:your own")
     at.text_area[0].set_value("aaa aaa ab ab ab").run()
     at = paste_at(at, 1, "a b\n")
-    said = " ".join(i.value for i in at.info)
+    said = " ".join(html.unescape(i.value) for i in at.info)
     assert "Cause: overlap." in said and "(a, a) has 2" in said and "occurs 4 times" in said
     assert not at.get("page_link")
 
@@ -121,7 +124,7 @@ def test_a_list_longer_than_the_web_limit_is_refused_before_training():
     started = time.perf_counter()
     at = paste(at, "a b\n" * (top + 1))
     assert time.perf_counter() - started < 10  # refused, not trained
-    said = " ".join(e.value for e in at.error)
+    said = " ".join(html.unescape(e.value) for e in at.error)
     assert f"{top + 1:,} merges" in said and f"at most {top:,}" in said
     assert any("Exercise corpora" in s.value for s in at.header)  # the page goes on
 
@@ -162,7 +165,7 @@ def test_the_check_shows_its_phases_in_a_status():
     assert [(s.label, s.proto.state) for s in at.get("status")] == [
         ("Your merges could not be checked.", StatusProto.ERROR)
     ]
-    assert at.error and "none of the formats the checker reads" in at.error[0].value
+    assert at.error and "none of the formats the checker reads" in html.unescape(at.error[0].value)
 
 
 def test_auto_names_cs336s_rule_and_the_evidence_is_shown():
@@ -179,9 +182,9 @@ def test_auto_names_cs336s_rule_and_the_evidence_is_shown():
     merges = textbook(words(exercises.load("ties")), 12, pick=greatest)
     text = "".join(f"{a} {b}\n" for a, b in merges)
     at = paste(open_page("lessons/check/page.py", data="exercise:ties"), text)
-    assert at.success and "CS336's rule (greatest pair)" in at.success[0].value
+    assert at.success and "CS336's rule (greatest pair)" in html.unescape(at.success[0].value)
     at = paste(open_page("lessons/check/page.py", data="exercise:ties", rule="first"), text)
-    assert "Cause: tie." in " ".join(i.value for i in at.info)
+    assert "Cause: tie." in " ".join(html.unescape(i.value) for i in at.info)
     evidence = at.dataframe[1].value
     named = evidence[evidence["mark"] != ""]
     assert named["cause"].tolist() == ["tie"] and named["your merges matched"].tolist() == [12]

@@ -8,6 +8,7 @@ import streamlit as st
 from lessons.check import views
 from lessons.ui.address import choice_box
 from lessons.ui.corpus import DEFAULT_TEXT, TEXT, corpus_label
+from lessons.ui.escape import as_text
 from lessons.ui.keys import widget_key
 from lessons.ui.present import page_head
 from lessons.ui.upload import read_upload
@@ -117,15 +118,16 @@ if text:
         else:
             status.update(label="Checked against the reference run.", state="complete")
     if failed is not None:
-        st.error(str(failed))
+        st.error(as_text(str(failed)))  # it quotes the student's line: text
     if verdict is not None and verdict.identical:
-        st.success(verdict.summary())
+        st.success(as_text(verdict.summary()))
     elif verdict is not None:
         d = verdict.first_difference
         st.header(f"Merge {d.merge}: your list leaves the reference")
         if verdict.rule_note:
-            st.write(verdict.rule_note)
-        st.info(f"**Cause: {d.cause}.** {d.explanation}")
+            st.markdown(as_text(verdict.rule_note))
+        # the explanation names the student's symbols: as text, never markdown or KaTeX
+        st.info(f"**Cause: {as_text(d.cause)}.** {as_text(d.explanation)}")
         agreed = (
             f"after the {d.merge - 1} merges you agree on"
             if d.merge > 1

@@ -3,8 +3,6 @@ where it stands in the vocabulary's health."""
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 import streamlit as st
 
@@ -46,7 +44,7 @@ def tree_html(node: Node, unit: str, rank_word: str) -> str:
         inner = ""
         if not n.leaf:
             inner = f"<ul>{item(n.left)}{item(n.right)}</ul>"
-        part = html.escape(part_text(n.part, unit))
+        part = as_text(part_text(n.part, unit))  # a tag, bold, $...$ or an image: text
         return f'<li><span class="part">{part}</span>{rank}{inner}</li>'
 
     return f'{TREE_CSS}<ul class="tree">{item(node)}</ul>'
@@ -102,7 +100,8 @@ def built(card: Card, trained: bool) -> None:
                     f"{word} merges first.")  # fmt: skip
         st.markdown(tree_html(card.tree, card.unit, word), unsafe_allow_html=True)
     elif keeps_no_merges(card.tokenizer):  # WordPiece, Unigram: trained without merges
-        st.caption(f"{card.label} keeps no merges, so no tree shows how this token is built.")
+        st.caption(f"{as_text(card.label)} keeps no merges, so no tree shows how this token "
+                   "is built.")  # fmt: skip
     elif card.data is not None and len(card.data) > 1:
         st.caption("Replaying the merges on its parts never joins them all: no tree ends in it.")
     if card.words:

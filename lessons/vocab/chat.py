@@ -9,6 +9,7 @@ import html
 import pandas as pd
 import streamlit as st
 
+from lessons.ui.escape import as_text
 from lessons.ui.inspector import card_link, visible
 from lessons.ui.keys import widget_key
 from lessons.ui.store import derived, fingerprint
@@ -69,7 +70,7 @@ def chips(chat: Chat) -> str:
         href = html.escape(card_link(chat.tokenizer, t.id))
         out.append(
             f'<a class="ct {t.role}" href="{href}" target="_self" '
-            f'title="id {t.id}: {html.escape(title)}">{html.escape(visible(t.piece))}'
+            f'title="id {t.id}: {html.escape(title)}">{as_text(visible(t.piece))}'
             f'<span class="role">{ROLE_MARK[t.role]}</span></a>'
         )
     return f'{CHAT_CSS}<div class="chat">{"".join(out)}</div>'

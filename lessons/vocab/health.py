@@ -8,7 +8,7 @@ from typing import Protocol
 import pandas as pd
 import streamlit as st
 
-from lessons.ui.escape import inline_code
+from lessons.ui.escape import as_text, inline_code
 from lessons.ui.inspector import visible
 from lessons.ui.keys import widget_key
 from lessons.vocab import data
@@ -50,7 +50,7 @@ def health_sentence(reports: dict[str, data.Sorted]) -> str:
     for name, report in reports.items():
         counts = report.counts()
         other = report.size - counts["ok"]
-        said.append(f"{data.label(name)} {other:,} of {report.size:,} "
+        said.append(f"{as_text(data.label(name))} {other:,} of {report.size:,} "
                     f"({other / max(report.size, 1):.1%})")  # fmt: skip
     return "Tokens that are special, partial or unreachable: " + "; ".join(said) + "."
 
@@ -66,7 +66,7 @@ def examples(reports: dict[str, data.Sorted], mine: Tokenizers) -> None:
             links = " ".join(
                 f"[{code(piece[:24])}]({mine.link(name, token_id)})" for token_id, piece in first
             )
-            lines.append(f"- {data.label(name)}: {links}")
+            lines.append(f"- {as_text(data.label(name))}: {links}")
         if lines:
             st.markdown(f"**{category}**: {SENTENCES[category]}\n" + "\n".join(lines))
 
@@ -89,7 +89,7 @@ def browse(reports: dict[str, data.Sorted], mine: Tokenizers) -> None:
         pd.DataFrame(rows), hide_index=True,
         column_config={"card": st.column_config.LinkColumn("card", display_text="open")},
     )  # fmt: skip
-    st.caption(f"{data.label(name)}: {counts[category]:,} {category} tokens, the first "
+    st.caption(f"{as_text(data.label(name))}: {counts[category]:,} {category} tokens, the first "
                f"{len(listed):,} by id.")  # fmt: skip
 
 

@@ -15,6 +15,7 @@ from lessons.ui.corpus import (
     is_sample,
     sample_print,
 )
+from lessons.ui.escape import as_text
 from lessons.ui.inspector import card_link
 from lessons.ui.keys import widget_key
 from lessons.ui.present import page_head, settings_row
@@ -67,12 +68,12 @@ def upload_tokenizer() -> None:
     try:
         lease = data.uploaded_lease(text, upload.name, digest)
     except ValueError as err:
-        st.error(str(err))
+        st.error(as_text(str(err)))  # it may name the file
         return
     if "lease" in mine:
         mine["lease"].release()
     st.session_state[UPLOADED] = {"name": name, "digest": digest, "lease": lease}
-    st.success(f"{upload.name} can now be chosen as {name}.")
+    st.success(f"{as_text(upload.name)} can now be chosen as {as_text(name)}.")
 
 
 class Mine:
@@ -120,7 +121,7 @@ def card_section(mine: Mine) -> None:
     options = [*data.PRETRAINED, *mine.kinds, *mine.uploaded()]
     # no format_func: a bound select box reads the address through it (tok=mistral-v1)
     tok = choice_box(c1, "tokenizer", options, "tok", "cl100k_base")
-    c1.caption(data.label(tok))
+    c1.caption(as_text(data.label(tok)))  # an upload's name: text
     token_id = int(number_box(c2, "token id", "id", 0, MAX_ID, 15339))
     wanted = c3.text_input(
         "or find a token by its text", key=widget_key(PAGE, "find"),
@@ -132,7 +133,8 @@ def card_section(mine: Mine) -> None:
             found_links(data.table_of(tok, found)[0], tok, wanted, mine)
         card, trained = data.card(tok, token_id, found)
     except (ValueError, KeyError) as err:
-        st.error(str(err) if isinstance(err, ValueError) else f"{tok} is not trained here.")
+        said = str(err) if isinstance(err, ValueError) else f"{tok} is not trained here."
+        st.error(as_text(said))  # it names the tokenizer, an upload's name among them
         return
     cards.show_card(card, trained=trained)
 

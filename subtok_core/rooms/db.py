@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import random
+import stat
 import threading
 import time
 from collections.abc import Mapping
@@ -42,7 +43,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError
 
+from ..ownfiles import private_directory
+
 DB_FILE = "rooms.sqlite3"
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")  # the files SQLite keeps beside it
 BUSY_TIMEOUT_MS = 10_000  # an SQLite writer waits this long for another one's lock
 CODE_LENGTH = 4
 ANSWER_MAX = 80  # characters of one answer
@@ -170,11 +174,41 @@ def new_engine(url: str) -> Engine:
 
 def private_file(path: Path) -> None:
     """The SQLite file readable and writable by its owner only (0600; its write-ahead log
-    and shared-memory files get the same mode from SQLite), its directory created 0700."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
-    if path.stat().st_mode & 0o077:
-        os.chmod(path, 0o600)  # a file from before: made private
+    and shared-memory files get the same mode from SQLite), in a data folder trusted as the
+    cache folder is (subtok_core.ownfiles: made 0700 with a log line when others may write
+    to it, refused when it is another user's). A link in place of the file (or of its
+    write-ahead log, shared memory or journal) is refused, never followed: a planted link
+    would have the victim file chmodded, or overwritten by a database."""
+    if not private_directory(path.parent, "data"):
+        raise ValueError(
+            f"The data folder {path.parent} cannot hold the class poll's database (the log "
+            "says why, e.g. it belongs to another user): point SUBTOK_DATA_DIR at a folder "
+            "of your own."
+        )
+    for name in (path, *(path.with_name(path.name + end) for end in SQLITE_SIDE_FILES)):
+        if name.is_symlink():
+            raise ValueError(
+                f"{name} is a link, and the class poll's database is never written through "
+                "a link: remove it, or point SUBTOK_DATA_DIR at a folder of your own."
+            )
+    flags = os.O_CREAT | os.O_RDWR | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        handle = os.open(path, flags, 0o600)
+    except OSError as err:
+        raise ValueError(f"The class poll's database {path} cannot be opened "
+                         f"({err.strerror}).") from None  # fmt: skip
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{path} is not a regular file, so it cannot be the poll's database.")
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            raise ValueError(
+                f"{path} belongs to another user: point SUBTOK_DATA_DIR at a folder of your own."
+            )
+        if info.st_mode & 0o077:
+            os.fchmod(handle, 0o600)  # a file from before: made private
+    finally:
+        os.close(handle)
 
 
 def create_tables(made: Engine, attempts: int = 8) -> None:
