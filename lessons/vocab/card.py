@@ -12,7 +12,7 @@ from lessons.ui.escape import as_text, inline_code
 from lessons.ui.inspector import visible
 from lessons.ui.keys import widget_key
 from subtok_core.bytebpe.symbols import show
-from subtok_core.vocab.card import Card
+from subtok_core.vocab.card import Card, order_sentence
 from subtok_core.vocab.health import SENTENCES
 from subtok_core.vocab.trained import keeps_no_merges
 from subtok_core.vocab.trees import Node
@@ -42,7 +42,7 @@ def tree_html(node: Node, unit: str, rank_word: str) -> str:
     """A merge tree as nested lists: each part with its rank, its two parts under it."""
 
     def item(n: Node) -> str:
-        rank = "" if n.rank is None else f'<span class="rank">{rank_word} {n.rank:,}</span>'
+        rank = "" if n.rank is None else f'<span class="rank">{rank_word} {number(n.rank)}</span>'
         inner = ""
         if not n.leaf:
             inner = f"<ul>{item(n.left)}{item(n.right)}</ul>"
@@ -50,6 +50,13 @@ def tree_html(node: Node, unit: str, rank_word: str) -> str:
         return f'<li><span class="part">{part}</span>{rank}{inner}</li>'
 
     return f'{TREE_CSS}<ul class="tree">{item(node)}</ul>'
+
+
+def number(rank) -> str:
+    """A rank or score as written beside a tree node: 1,000; -741; -1e+09; -0.25."""
+    if isinstance(rank, float) and not rank.is_integer():
+        return f"{rank:g}"
+    return f"{int(rank):,}" if abs(rank) < 1e7 else f"{rank:g}"
 
 
 def facts_frame(card: Card) -> pd.DataFrame:
@@ -75,6 +82,8 @@ def facts_frame(card: Card) -> pd.DataFrame:
 
 
 def rank_word(card: Card, trained: bool) -> str:
+    if card.order == "score":
+        return "score"
     return "merge" if trained else "rank" if card.unit == "byte" else "id"
 
 
@@ -98,8 +107,7 @@ def built(card: Card, trained: bool) -> None:
         st.markdown(f"Encoding {as_text(repr(card.text))} on its own gives {cut} instead.")
     word = rank_word(card, trained)
     if card.tree is not None:
-        st.markdown(f"**How it is built**: its merges, the {word} of each beside it; a lower "
-                    f"{word} merges first.")  # fmt: skip
+        st.markdown(f"**How it is built**: {order_sentence(card, trained)}")
         st.markdown(tree_html(card.tree, card.unit, word), unsafe_allow_html=True)
     elif keeps_no_merges(card.tokenizer):  # WordPiece, Unigram: trained without merges
         st.caption(f"{card.label} keeps no merges, so no tree shows how this token is built.")
