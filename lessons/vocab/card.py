@@ -66,11 +66,11 @@ def facts_frame(card: Card) -> pd.DataFrame:
         ("as the vocabulary writes it", card.piece),
         ("text", "(not text on its own)" if card.text is None else repr(card.text)),
         ("bytes (hex)", card.hex or "(a special token has no bytes of text)"),
-        ("GPT-2 byte letters", card.letters or "—"),
+        *((("GPT-2 byte letters", card.letters or "—"),) if card.unit == "byte" else ()),
         ("valid UTF-8 on its own", YES_NO[card.valid_utf8]),
         ("special", YES_NO[card.special]),
         ("reachable (its text alone encodes to it)", YES_NO[card.reachable]),
-        ("category", card.category),
+        ("category", card.category_sentence()[0]),
     ]
     if card.score is not None:
         rows.append(("Unigram score (log-probability)", f"{card.score:.4f}"))
@@ -101,7 +101,8 @@ def show_card(card: Card, trained: bool) -> None:
 def built(card: Card, trained: bool) -> None:
     """The category and its sentence, what the text alone gives, the merge tree, and the
     training words that use the token."""
-    st.markdown(f"**{card.category}**: {SENTENCES[card.category]}")
+    name, sentence = card.category_sentence()
+    st.markdown(f"**{name}**: {sentence}")
     if card.text is not None and not card.reachable:
         cut = " + ".join(inline_code(visible(p)) for p in card.alone_pieces) or "nothing"
         st.markdown(f"Encoding {as_text(repr(card.text))} on its own gives {cut} instead.")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .. import registry
 from ..bytebpe.symbols import to_letters
-from .health import category_of
+from .health import SENTENCES, category_of, never_in_utf8
 from .table import Table, as_text
 from .trained import made_at
 from .trees import Node, merge_tree, replayed_tree
@@ -54,6 +54,17 @@ class Card:
     frequency: int | None = None
     words: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
     order: str = "rank"
+
+    @property
+    def never_in_utf8(self) -> bool:
+        """Whether it holds a byte no UTF-8 text contains (Mistral's ``<0xF7>``)."""
+        return never_in_utf8(self.data)
+
+    def category_sentence(self) -> tuple[str, str]:
+        """What the card calls its category and the sentence that says what it means."""
+        if self.never_in_utf8:
+            return "partial, never in UTF-8", SENTENCES["never in UTF-8"]
+        return self.category, SENTENCES[self.category]
 
 
 def tree_of(table: Table, k: int, model=None) -> Node | None:
