@@ -39,7 +39,8 @@ def add(encode: argparse.ArgumentParser) -> None:
         help='print {"tokens": [{"text", "id", "start", "end"}, ...]} (character offsets); '
         "the unknown token [UNK] has the id after the vocabulary's last piece (its own "
         "place if the vocabulary holds it), the id `subtok export` gives it in "
-        "tokenizer.json",
+        "tokenizer.json; with --model a word marker covers the character tokenizers gives it "
+        "in that file (the space a ▁ stands for)",
     )
     encode.add_argument("--replay", action="store_true", help=bytebpe_cli.REPLAY_HELP)
     regularize_cli.add(encode)  # --dropout, --nbest, --alpha, --samples, --seed
@@ -84,8 +85,13 @@ def run(args: argparse.Namespace) -> None:
             print(" ".join(map(str, encoded.ids)))
         return
     model = export.load_model(args.model)
-    if args.json:
-        print(tokens_json(compare.encode(model, text)))
+    if args.json:  # offsets as tokenizers gives them for the exported file (marker_spans)
+        from .marker_spans import aligned
+        from .records import Encoded
+
+        encoded = compare.encode(model, text)
+        spans = aligned(encoded.spans, getattr(model, "marker", None))
+        print(tokens_json(Encoded(tuple(spans), encoded.ids)))
         return
     algo = registry.of_model(model)
     segmented = algo.segment(model, text)

@@ -10,7 +10,7 @@ from lessons.ui.escape import as_text, inline_code
 from lessons.ui.inspector import visible
 from lessons.ui.keys import widget_key
 from subtok_core.bytebpe.symbols import show
-from subtok_core.vocab.card import Card
+from subtok_core.vocab.card import Card, order_sentence
 from subtok_core.vocab.health import SENTENCES
 from subtok_core.vocab.trained import keeps_no_merges
 from subtok_core.vocab.trees import Node
@@ -40,7 +40,7 @@ def tree_html(node: Node, unit: str, rank_word: str) -> str:
     """A merge tree as nested lists: each part with its rank, its two parts under it."""
 
     def item(n: Node) -> str:
-        rank = "" if n.rank is None else f'<span class="rank">{rank_word} {n.rank:,}</span>'
+        rank = "" if n.rank is None else f'<span class="rank">{rank_word} {number(n.rank)}</span>'
         inner = ""
         if not n.leaf:
             inner = f"<ul>{item(n.left)}{item(n.right)}</ul>"
@@ -50,6 +50,13 @@ def tree_html(node: Node, unit: str, rank_word: str) -> str:
     return f'{TREE_CSS}<ul class="tree">{item(node)}</ul>'
 
 
+def number(rank) -> str:
+    """A rank or score as written beside a tree node: 1,000; -741; -1e+09; -0.25."""
+    if isinstance(rank, float) and not rank.is_integer():
+        return f"{rank:g}"
+    return f"{int(rank):,}" if abs(rank) < 1e7 else f"{rank:g}"
+
+
 def facts_frame(card: Card) -> pd.DataFrame:
     """The card's facts as a two-column table (every value computed from the vocabulary)."""
     rows = [
@@ -57,11 +64,11 @@ def facts_frame(card: Card) -> pd.DataFrame:
         ("as the vocabulary writes it", card.piece),
         ("text", "(not text on its own)" if card.text is None else repr(card.text)),
         ("bytes (hex)", card.hex or "(a special token has no bytes of text)"),
-        ("GPT-2 byte letters", card.letters or "—"),
+        *((("GPT-2 byte letters", card.letters or "—"),) if card.unit == "byte" else ()),
         ("valid UTF-8 on its own", YES_NO[card.valid_utf8]),
         ("special", YES_NO[card.special]),
         ("reachable (its text alone encodes to it)", YES_NO[card.reachable]),
-        ("category", card.category),
+        ("category", card.category_sentence()[0]),
     ]
     if card.score is not None:
         rows.append(("Unigram score (log-probability)", f"{card.score:.4f}"))
@@ -73,6 +80,8 @@ def facts_frame(card: Card) -> pd.DataFrame:
 
 
 def rank_word(card: Card, trained: bool) -> str:
+    if card.order == "score":
+        return "score"
     return "merge" if trained else "rank" if card.unit == "byte" else "id"
 
 
@@ -90,14 +99,14 @@ def show_card(card: Card, trained: bool) -> None:
 def built(card: Card, trained: bool) -> None:
     """The category and its sentence, what the text alone gives, the merge tree, and the
     training words that use the token."""
-    st.markdown(f"**{card.category}**: {SENTENCES[card.category]}")
+    name, sentence = card.category_sentence()
+    st.markdown(f"**{name}**: {sentence}")
     if card.text is not None and not card.reachable:
         cut = " + ".join(inline_code(visible(p)) for p in card.alone_pieces) or "nothing"
         st.markdown(f"Encoding {as_text(repr(card.text))} on its own gives {cut} instead.")
     word = rank_word(card, trained)
     if card.tree is not None:
-        st.markdown(f"**How it is built**: its merges, the {word} of each beside it; a lower "
-                    f"{word} merges first.")  # fmt: skip
+        st.markdown(f"**How it is built**: {order_sentence(card, trained)}")
         st.markdown(tree_html(card.tree, card.unit, word), unsafe_allow_html=True)
     elif keeps_no_merges(card.tokenizer):  # WordPiece, Unigram: trained without merges
         st.caption(f"{as_text(card.label)} keeps no merges, so no tree shows how this token "

@@ -100,6 +100,10 @@ def health_section(mine: Tokenizers) -> None:
         "(as Land & Bartolo, 2024, *Fishing for Magikarp*, sort a vocabulary):"
     )
     st.markdown("\n".join(f"- **{c}**: {SENTENCES[c]}" for c in CATEGORIES))
+    st.caption("A token holding a byte that never occurs in UTF-8 (C0, C1, F5-FF, such as "
+               "Mistral's `<0xF7>`) is no part of any character: its card says so, but it is "
+               "counted as partial, not in a column of its own, since no text spells it "
+               "either.")  # fmt: skip
     st.markdown(
         f"For the tokenizers trained here one more count, **unused**: {SENTENCES['unused']} "
         "It counts tokens of the categories above again."

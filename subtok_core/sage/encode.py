@@ -38,8 +38,8 @@ def segment(model: SageModel, text: str) -> SegmentTrace:
     for word in encode_words(text, model.split_punct):
         start = text.index(word, pos)
         pos = start
-        for piece in cut(word):
-            width = 1 if piece == UNK else len(piece.removeprefix(SOW))
+        for k, piece in enumerate(cut(word)):  # only the first piece holds the marker
+            width = 1 if piece == UNK else len(piece) - (k == 0 and piece.startswith(SOW))
             tokens.append(Span(piece, pos, pos + width))
             pos += width
     return SegmentTrace(text, tuple(tokens), ())

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .. import registry
 from ..bytebpe.symbols import to_letters
-from .health import category_of
+from .health import SENTENCES, category_of, never_in_utf8
 from .table import Table, as_text
 from .trained import made_at
 from .trees import Node, merge_tree, replayed_tree
@@ -53,6 +53,18 @@ class Card:
     step: int | None = None
     frequency: int | None = None
     words: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    order: str = "rank"
+
+    @property
+    def never_in_utf8(self) -> bool:
+        """Whether it holds a byte no UTF-8 text contains (Mistral's ``<0xF7>``)."""
+        return never_in_utf8(self.data)
+
+    def category_sentence(self) -> tuple[str, str]:
+        """What the card calls its category and the sentence that says what it means."""
+        if self.never_in_utf8:
+            return "partial, never in UTF-8", SENTENCES["never in UTF-8"]
+        return self.category, SENTENCES[self.category]
 
 
 def tree_of(table: Table, k: int, model=None) -> Node | None:
@@ -69,8 +81,27 @@ def tree_of(table: Table, k: int, model=None) -> Node | None:
         leaf = _byte_ids(table).get
         return merge_tree([data[i : i + 1] for i in range(len(data))], table.rank_of, leaf)
     text = table.pieces[k]
+    if table.order == "score":  # a leaf's own score never orders a merge: leaves unmarked
+        return merge_tree(list(text), table.rank_of, lambda _: None, highest=True)
     ids = {p: table.ids[i] for i, p in enumerate(table.pieces)}
     return merge_tree(list(text), table.rank_of, ids.get)
+
+
+def order_sentence(card: Card, trained: bool) -> str:
+    """How the card's tokenizer orders its merges, said beside the tree."""
+    if card.order == "score":
+        return ("SentencePiece BPE merges the adjacent pair whose joined piece has the "
+                "highest score first (the leftmost on a tie), not the lowest id; each "
+                "merge's score is beside it.")  # fmt: skip
+    if trained:
+        return (
+            "its merges, each with the number of the merge that made it; merges are "
+            "replayed in the order they were learned (a lower number first)."
+        )
+    word = "rank" if card.unit == "byte" else "id"
+    return f"its merges, the {word} of each beside it; a lower {word} merges first" + (
+        " (a token's rank is its id)." if card.unit == "byte" else "."
+    )
 
 
 def _replay_of(model):
@@ -112,7 +143,7 @@ def token_card(table: Table, token_id: int, model=None, used=None, wc=None) -> C
         "" if data is None else " ".join(f"{b:02X}" for b in data),
         "" if data is None else to_letters(data), data is None, text is not None,
         category, category == "ok", alone, shown, tree_of(table, k, model), table.unit,
-        score, step, frequency, words,
+        score, step, frequency, words, table.order,
     )  # fmt: skip
 
 

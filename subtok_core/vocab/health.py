@@ -1,7 +1,11 @@
 """Vocabulary health: every token of a tokenizer in exactly one category.
 
 - **special**: a control token (``<|endoftext|>``, ``<s>``, ``[INST]``);
-- **partial**: its bytes are not valid UTF-8 on their own (part of a character);
+- **partial**: its bytes are not valid UTF-8 on their own (part of a character). A few
+  of these hold a byte that never occurs in UTF-8 at all (C0, C1, F5-FF: RFC 3629), such
+  as Mistral's byte-fallback piece ``<0xF7>``; they are no part of any character, and the
+  card says so (``never_in_utf8``), but they are counted here, not in a category of their
+  own: like the others, no text on its own spells them;
 - **unreachable**: its bytes are valid text, but encoding that text as ordinary text does
   not give exactly this one token;
 - **ok**: everything else.
@@ -31,11 +35,16 @@ from ..corpus import WordCounts
 from .table import Table
 
 CATEGORIES = ("special", "partial", "unreachable", "ok")
+# bytes no UTF-8 text contains (RFC 3629): C0 and C1 would start overlong characters,
+# F5-FF characters beyond U+10FFFF
+NEVER_IN_UTF8 = bytes([0xC0, 0xC1, *range(0xF5, 0x100)])
 SENTENCES = {
     "special": "A control token the model uses to mark the start or end of a text or a turn; "
     "typing its name in a text does not produce it.",
     "partial": "Its bytes are only part of a character, so it is not text on its own; it "
     "appears only next to the tokens that hold the rest of that character.",
+    "never in UTF-8": "It holds a byte that never occurs in UTF-8 (C0, C1, F5-FF): no text "
+    "contains this byte, so no text ever produces it. It is counted as partial.",
     "unreachable": "It is valid text, but when the tokenizer meets that text it cuts it into "
     "other tokens, so this token never comes out on its own.",
     "ok": "Encoding its text gives exactly this one token.",
@@ -69,6 +78,15 @@ class Health:
             raise ValueError(f"Unknown category {category!r}; choose one of "
                              f"{', '.join((*CATEGORIES, 'unused'))}.")  # fmt: skip
         return [k for k, c in enumerate(self.category) if c == category]
+
+
+def never_in_utf8(data: bytes | None) -> bool:
+    """Whether `data` holds a byte that no UTF-8 text contains.
+
+    >>> never_in_utf8(b"\\xf7"), never_in_utf8(b"\\xe2"), never_in_utf8(None)
+    (True, False, False)
+    """
+    return data is not None and any(b in NEVER_IN_UTF8 for b in data)
 
 
 def category_of(table: Table, k: int) -> str:

@@ -40,7 +40,10 @@ class Table:
     for a special token) describe the k-th token; ``encode_alone(k)`` gives the ids the
     tokenizer produces for the token's text on its own. ``unit`` says what a merge tree's
     leaves are ("byte" or "character"); ``rank_of`` ranks a merge of two parts (None: no
-    merge-based replay for this tokenizer). ``scores`` are Unigram's log-probabilities.
+    merge-based replay for this tokenizer), and ``order`` says which merges first: "rank"
+    the lowest (cl100k_base, Tekken, BPE trained here), "score" the highest (SentencePiece
+    BPE, whose ``rank_of`` gives the joined piece's score). ``scores`` are Unigram's
+    log-probabilities.
     """
 
     name: str
@@ -53,6 +56,7 @@ class Table:
     rank_of: RankOf | None = field(default=None, repr=False)
     scores: tuple[float, ...] | None = None
     kind: str = "pretrained"
+    order: str = "rank"
 
     @property
     def size(self) -> int:
@@ -172,18 +176,20 @@ def without_dummy_prefix(model: bytes):
 def _sentencepiece(name: str) -> Table:
     processor = without_dummy_prefix(files.read(name))
     pieces, data = sentencepiece_pieces(processor)
-    scores = {pieces[i]: processor.get_score(i) for i in range(len(pieces)) if data[i]}
+    # the pieces a merge can make (sentencepiece never merges characters into a byte piece)
+    scores = {pieces[i]: processor.get_score(i) for i in range(len(pieces))
+              if data[i] and not processor.is_byte(i)}  # fmt: skip
 
     def alone(k: int) -> tuple[int, ...]:
         text = as_text(data[k])
         return () if text is None else tuple(processor.encode(text))
 
-    def rank_of(left: str, right: str) -> int | None:  # SentencePiece BPE: highest score first
-        score = scores.get(left + right)
-        return None if score is None else processor.piece_to_id(left + right)
+    def rank_of(left: str, right: str) -> float | None:  # the score; the highest merges first
+        return scores.get(left + right)
 
     ids = tuple(range(len(pieces)))
-    return Table(name, LABELS[name], ids, pieces, data, alone, "character", rank_of)
+    return Table(name, LABELS[name], ids, pieces, data, alone, "character", rank_of,
+                 order="score")  # fmt: skip
 
 
 BUILDERS: dict[str, Callable[[], Table]] = {

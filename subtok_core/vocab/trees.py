@@ -6,8 +6,10 @@ on a tie), again and again, until no pair merges. Each merge is a node holding i
 and the two parts it joined; the leaves are the single bytes or characters. For
 cl100k_base and Tekken a pair's rank is the rank of the token the two parts make
 (``ranks[left + right]``, plus Tekken's special ids), so a token's root has the token's
-own id; for Mistral's SentencePiece models it is the id of the piece they make (the
-pieces are numbered in the order of their scores, the order SentencePiece merges in).
+own id. Mistral's SentencePiece BPE models merge by score instead (sentencepiece's
+bpe_model.cc): the adjacent pair whose joined piece has the highest score merges first,
+the leftmost on a tie, so their trees are drawn ``highest`` first with each merge's score.
+Ids do not give that order: ``▁▁`` (id 259) has the lowest score of all, -1e9.
 
 >>> ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4}
 >>> node = merge_tree([b"a", b"b", b"c"], lambda x, y: ranks.get(x + y), ranks.get)
@@ -42,19 +44,39 @@ class Node:
 
 def merge_tree(
     symbols: Sequence[Any],
-    rank_of: Callable[[Any, Any], int | None],
-    leaf_rank: Callable[[Any], int | None],
+    rank_of: Callable[[Any, Any], Any],
+    leaf_rank: Callable[[Any], Any],
+    highest: bool = False,
 ) -> Node | None:
-    """The tree of merging `symbols` lowest rank first; None when they do not end as one
-    part (the merges never join them all)."""
+    """The tree of merging `symbols` lowest rank first (`highest`: highest first, as
+    SentencePiece BPE merges by score); None when they do not end as one part (the merges
+    never join them all)."""
+    nodes = merged(symbols, rank_of, leaf_rank, highest)
+    return nodes[0] if len(nodes) == 1 else None
+
+
+def merged(
+    symbols: Sequence[Any],
+    rank_of: Callable[[Any, Any], Any],
+    leaf_rank: Callable[[Any], Any],
+    highest: bool = False,
+) -> list[Node]:
+    """The parts `symbols` end as when every pair that merges has merged: the pair of the
+    lowest rank first (`highest`: of the highest), the leftmost one on a tie.
+
+    >>> scores = {"ab": -5.0, "bc": -1.0}
+    >>> [n.part for n in merged("abc", lambda x, y: scores.get(x + y), scores.get, True)]
+    ['a', 'bc']
+    """
+    pick = max if highest else min
     nodes = [Node(s, leaf_rank(s)) for s in symbols]
     if not nodes:
-        return None
+        return nodes
     # ranks[i]: the rank of merging nodes[i] and nodes[i + 1] (None: they never merge)
     ranks = [rank_of(a.part, b.part) for a, b in zip(nodes, nodes[1:])]
     while any(r is not None for r in ranks):
-        best = min(r for r in ranks if r is not None)
-        i = ranks.index(best)  # the leftmost pair of the lowest rank
+        best = pick(r for r in ranks if r is not None)
+        i = ranks.index(best)  # the leftmost pair of the lowest (highest) rank
         left, right = nodes[i], nodes[i + 1]
         nodes[i : i + 2] = [Node(left.part + right.part, best, left, right)]
         del ranks[i]
@@ -62,7 +84,7 @@ def merge_tree(
             ranks[i - 1] = rank_of(nodes[i - 1].part, nodes[i].part)
         if i < len(nodes) - 1:
             ranks[i] = rank_of(nodes[i].part, nodes[i + 1].part)
-    return nodes[0] if len(nodes) == 1 else None
+    return nodes
 
 
 def replayed_tree(symbols: Sequence[str], merges: Sequence[tuple[str, str]]) -> Node | None:
