@@ -266,7 +266,7 @@ def test_a_room_code_in_lowercase_in_the_address_is_tried_once_not_at_every_reru
 
 @pytest.mark.parametrize(
     ("page", "poll"),
-    [("bpe", True), ("wordpiece", True), ("unigram", True), ("bytebpe", False)],
+    [("bpe", True), ("wordpiece", True), ("unigram", True), ("bytebpe", True)],
 )
 def test_the_class_poll_button_beside_the_step_controls(page: str, poll: bool):
     """Every lesson with a class poll has its button beside the step controls (and its key

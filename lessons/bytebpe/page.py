@@ -52,7 +52,6 @@ class ByteBpe(MergeLesson):
         "An emoji is 4 bytes and a Chinese character 3, so they may take several tokens."
     )
     popovers = {PRESPLIT: ":material/content_cut:"}  # the pre-split, beside the settings
-    poll = False  # no class poll on this page
     encode_beside = False  # the encoder replays a whole text: it needs the width
 
     corpus: Corpus

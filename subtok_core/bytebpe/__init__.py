@@ -75,7 +75,7 @@ ALGORITHM = Algorithm(
     segment=encode.segment, word_segmenter=encode.word_segmenter, word_lines=encode.word_lines,
     to_dict=io.model_to_dict, from_dict=io.model_from_dict, step_to_dict=io.step_to_dict,
     start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli,
-    explain=explain, for_compare=None,
+    explain=explain, for_compare=None, poll="merge", corpus_at=corpus_at,
     demo=("toy:low-lower", (("merges", 6), ("pattern", "gpt2"))), vocabulary=VOCABULARY,
     sampling=Sampling(dropout=dropout_samples),  # pieces in GPT-2 letters (Ġ: a space)
 )  # fmt: skip
