@@ -13,14 +13,15 @@ class Page(NamedTuple):
     icon: str
     url_path: str  # the address, /url_path
     trains: bool = True  # whether the page trains runs that `subtok warm` can keep
+    polls: bool = False  # whether its step view asks the class a question (and moves the room)
 
 
 PAGES = (
     Page("lessons/home/page.py", "Home", ":material/home:", "home", trains=False),
-    Page("lessons/bpe/page.py", "BPE", ":material/join_inner:", "bpe"),
-    Page("lessons/bytebpe/page.py", "Byte-level BPE", ":material/memory:", "bytebpe"),
-    Page("lessons/wordpiece/page.py", "WordPiece", ":material/percent:", "wordpiece"),
-    Page("lessons/unigram/page.py", "Unigram LM", ":material/content_cut:", "unigram"),
+    Page("lessons/bpe/page.py", "BPE", ":material/join_inner:", "bpe", polls=True),
+    Page("lessons/bytebpe/page.py", "Byte-level BPE", ":material/memory:", "bytebpe", polls=True),
+    Page("lessons/wordpiece/page.py", "WordPiece", ":material/percent:", "wordpiece", polls=True),
+    Page("lessons/unigram/page.py", "Unigram LM", ":material/content_cut:", "unigram", polls=True),
     Page("lessons/sage/page.py", "SaGe", ":material/hub:", "sage"),
     Page("lessons/compare/page.py", "Compare", ":material/compare:", "compare"),
     Page("lessons/check/page.py", "Check your BPE", ":material/fact_check:", "check"),

@@ -264,10 +264,18 @@ def test_a_room_code_in_lowercase_in_the_address_is_tried_once_not_at_every_reru
     assert f"Room {code}" in " ".join(texts(pupil.caption))
 
 
-@pytest.mark.parametrize(
-    ("page", "poll"),
-    [("bpe", True), ("wordpiece", True), ("unigram", True), ("bytebpe", True)],
-)
+BUTTONS = [("bpe", True), ("wordpiece", True), ("unigram", True), ("bytebpe", True)]
+
+
+def test_the_pages_that_move_the_room_are_the_pages_with_a_poll():
+    """The class session writes the step view of these pages (lessons/poll/teacher.py's
+    POLL_PAGES, from lessons/pages.py) and every other page as "nothing is asked now"."""
+    from lessons.poll.teacher import POLL_PAGES
+
+    assert {page for page, poll in BUTTONS if poll} == POLL_PAGES
+
+
+@pytest.mark.parametrize(("page", "poll"), BUTTONS)
 def test_the_class_poll_button_beside_the_step_controls(page: str, poll: bool):
     """Every lesson with a class poll has its button beside the step controls (and its key
     in Keys); pressing it unfolds the poll, whose panel offers to open a room."""

@@ -40,7 +40,8 @@ BEAT = "poll_teacher_beat"  # session: when this session last wrote the heartbea
 COOKIE_SET = "poll_teacher_cookie"  # session: the cookie was written in this session
 WHOLE = "poll_teacher_whole"  # session: a room just opened, in a fragment: run the page
 HEARTBEAT = 15  # seconds between two heartbeats of an open teacher's page
-POLL_PAGES = {"bpe", "wordpiece", "unigram"}  # pages whose step view calls follow_lesson
+# pages whose step view calls follow_lesson (the merge lessons and Unigram)
+POLL_PAGES = {page.url_path for page in pages.PAGES if page.polls}
 STUDENT_PAGES = {"join"}  # a teacher trying the students' page does not move the class
 
 log = logging.getLogger("subtok.poll")
