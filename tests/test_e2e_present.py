@@ -138,3 +138,66 @@ def test_the_step_controls_take_two_rows_on_a_phone(page: Page, app_url: str, pr
         else:
             rows.append((top, bottom))
     assert len(rows) <= 2, f"the step controls take {len(rows)} rows: {rows}"
+
+
+def font_px(locator) -> float:
+    return float(locator.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px"))
+
+
+def headers(page: Page, present: bool) -> list[str]:
+    """The step table's column names, left to right as drawn (st.dataframe's grid keeps an
+    accessible table of its cells beside its canvas; presenter mode's is plain HTML)."""
+    if present:
+        cells = page.locator(".present-table >> visible=true").first.locator("th")
+    else:
+        grid = page.locator("[data-testid=stDataFrame] >> visible=true").first
+        cells = grid.locator("[role=columnheader]")
+        cells.first.wait_for(state="attached")  # the grid draws its cells after it opens
+    return [text.strip() for text in cells.all_inner_texts()]
+
+
+def open_step(page: Page, url: str, sentence: str) -> None:
+    page.goto(url)
+    settle(page)
+    expect(page.get_by_test_id("stAlert").filter(has_text=sentence).first).to_be_visible()
+    settle(page)
+
+
+@pytest.mark.parametrize("path,sentence", LESSONS)
+def test_presenter_mode_is_read_from_the_back_of_the_room(page: Page, app_url: str, path, sentence):
+    """Presenter mode's sentence and step table are at least 1.5x normal mode's type, its
+    title no smaller, and the table's columns in the same order (issue 39: 19 px against
+    16 px, a smaller title, the status column moved)."""
+    page.set_viewport_size(PROJECTOR)
+    sizes = {}
+    order = {}
+    for present in (False, True):
+        open_step(page, app_url + path + ("&present=1" if present else ""), sentence)
+        said = page.get_by_test_id("stAlert").filter(has_text=sentence).first
+        text = said.locator("p").first
+        title = page.locator("h1, h2, h3").first
+        kind = ".present-table td" if present else "[data-testid=stDataFrame] [role=gridcell]"
+        # st.dataframe's cells: those of the accessible table it keeps beside its canvas
+        cell = page.locator(kind).first
+        cell.wait_for(state="attached")
+        sizes[present] = (font_px(text), font_px(cell), font_px(title))
+        order[present] = headers(page, present)
+    (text0, cell0, title0), (text1, cell1, title1) = sizes[False], sizes[True]
+    assert text1 >= 1.5 * text0, f"sentence: {text1} px at the projector, {text0} px at a desk"
+    assert cell1 >= 1.5 * cell0, f"table: {cell1} px at the projector, {cell0} px at a desk"
+    assert title1 >= title0, f"title: {title1} px at the projector, {title0} px at a desk"
+    assert order[True] == order[False][: len(order[True])] and order[True], order
+
+
+def test_previous_and_next_share_a_row_on_a_phone_at_the_projector(page: Page, app_url: str):
+    """At 390 px in presenter mode, "previous" and "next" stay on one row (issue 39: next
+    went to a second row)."""
+    page.set_viewport_size(PHONE)
+    open_step(page, app_url + LESSONS[0][0] + "&present=1", LESSONS[0][1])
+    row = page.locator("div[class*='_stepcontrols']").first
+    prev, nxt = (
+        row.locator(f".st-key-bpe_step_{name} button >> visible=true").first.bounding_box()
+        for name in ("prev", "next")
+    )
+    assert prev is not None and nxt is not None
+    assert abs(prev["y"] - nxt["y"]) <= 4, f"previous at y={prev['y']}, next at y={nxt['y']}"

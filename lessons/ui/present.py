@@ -46,7 +46,11 @@ h3 {font-size: 1.35rem !important;}
 # Presenter mode. Containers keyed "<page>_edit_..." hold the editing widgets (see
 # settings_row and lessons.ui.steps.corpus_trace): hidden, not removed.
 PRESENT_CSS = """<style>
-html {font-size: 19px;}
+/* read from the back of a room: the step's sentence and its table 1.2rem of 20 px, 24 px,
+   1.5x a desk's 16 px; the title no smaller than a desk's (tests/test_e2e_present.py) */
+html {font-size: 20px;}
+h1 {font-size: 1.7rem !important;}
+[data-testid="stAlert"] p, [data-testid="stAlert"] li {font-size: 1.2rem;}
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 header[data-testid="stHeader"] {display: none;}
 .block-container {padding-top: 0.8rem; padding-left: 2rem; padding-right: 2rem;}
@@ -54,14 +58,24 @@ div[class*="st-key-"][class*="_edit_"],
 div:has(> div.stVerticalBlock[class*="_edit_"]),
 div:has(> div.stHorizontalBlock[class*="_edit_"]) {display: none;}
 .chips {font-size: 1.2rem; line-height: 2.1;}
-[data-testid="stTable"] td, [data-testid="stTable"] th {font-size: 1rem; padding: 0.25rem 0.6rem;}
+[data-testid="stTable"] td, [data-testid="stTable"] th {font-size: 1.2rem; padding: 0.25rem 0.6rem;}
 /* a step's table (lessons.ui.tables.present_table): our own, in the page's large type */
 .present-table {overflow-x: auto; margin-bottom: 0.5rem;}
 .present-table:focus-visible {outline: 3px solid #1f4e79; outline-offset: 2px;}
-.present-table table {border-collapse: collapse; font-size: 1rem;}
-.present-table td, .present-table th {padding: 0.25rem 0.6rem; text-align: left;
+.present-table table {border-collapse: collapse; font-size: 1.2rem;}
+.present-table td, .present-table th {padding: 0.1rem 0.6rem; line-height: 1.35; text-align: left;
   border-bottom: 1px solid #d5d9de; white-space: nowrap;}
 .present-table th {font-weight: 600;}
+/* a phone at the projector: the five step buttons on one row, previous beside next, the
+   slider and "Keys" on the next (the slider's basis leaves no room for it on the first),
+   the class poll after them */
+@media (max-width: 640px) {
+  .block-container {padding-left: 1rem; padding-right: 1rem;}
+  div[class*="st-key-"][class*="_stepcontrols"] {gap: 0.5rem;}
+  div[class*="st-key-"][class*="_stepcontrols"] > div.st-key-step {order: 1; flex: 1 1 9rem;}
+  div[class*="st-key-"][class*="_stepcontrols"] > :last-child {order: 2;}
+  div[class*="st-key-"][class*="_stepcontrols"] > div[class*="_poll_"] {order: 3;}
+}
 </style>"""
 
 
@@ -104,12 +118,10 @@ def frame() -> None:
 
 def page_head(title: str, intro: str) -> None:
     """The page's title and its one-paragraph introduction (in presenter mode the title
-    only, small: the step is what the room reads; on a phone the introduction comes after
-    the steps, FRAME_CSS)."""
-    if presenting():
-        st.subheader(title)
-    else:
-        st.title(title)
+    only, no larger than at a desk: the step is what the room reads; on a phone the
+    introduction comes after the steps, FRAME_CSS)."""
+    st.title(title)
+    if not presenting():
         st.container(key=widget_key(current_page(), "lesson_intro")).write(intro)
 
 

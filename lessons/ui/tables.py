@@ -50,16 +50,28 @@ def status_table(
     draws on a canvas in a small type of its own, deaf to the page's font size).
     `label` names the table for a screen reader (default: "the step's table")."""
     status = "status" in frame.columns  # a table without one is drawn the same way, plain
+    config = {**pinned_key(frame), **(column_config or {}), **(STATUS_COLUMN if status else {})}
     if presenting():
-        shown = frame.head(PRESENT_ROWS)
+        shown = desk_order(frame.head(PRESENT_ROWS), config)
         styled = style_status(shown) if status else shown.style
         present_table(styled.format(precision=precision, escape="html"), label)
         if len(frame) > PRESENT_ROWS:
             st.caption(f"The first {PRESENT_ROWS} of {len(frame):,} rows.")
         return
-    config = {**pinned_key(frame), **(column_config or {}), **(STATUS_COLUMN if status else {})}
     shown = style_status(frame) if status else frame
     st.dataframe(shown, hide_index=True, height=height, column_config=config)
+
+
+def desk_order(frame: pd.DataFrame, config: dict) -> pd.DataFrame:
+    """The columns as st.dataframe draws them at a desk with `config`: the pinned ones
+    first, in the config's order, then the others as they come, each under its config's
+    label (the status keeps its name): the projector shows the same table."""
+    pinned = [c for c, options in config.items() if options.get("pinned") and c in frame]
+    order = pinned + [c for c in frame.columns if c not in pinned]
+    labels = {
+        c: config[c]["label"] for c in order if c != "status" and config.get(c, {}).get("label")
+    }
+    return frame[order].rename(columns=labels)
 
 
 def present_table(styled, label: str = "") -> None:

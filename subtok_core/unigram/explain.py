@@ -6,7 +6,7 @@
 >>> explain(trace, 0)
 'Seed: every strict substring of a word (001), 13 pieces.'
 >>> explain(trace, 2).split(";")[0]  # the textbook prices removals: it has no M-step
-'Pruning: the loss without each of 6 pieces (probabilities not renormalized)'
+'The loss without each of 6 pieces (probabilities not renormalized)'
 >>> explain(trace, 3).split(";")[0]
 'Pruned ru (smallest increase of the loss)'
 >>> explain(trace, 3).split(";")[1].split(" (")[0]  # every removal costs +0.000 here

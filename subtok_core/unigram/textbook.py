@@ -196,11 +196,12 @@ CHOSEN_BY_LOSS = "smallest increase of the loss"
 
 
 def _m_note(removal, loss: float) -> str:
+    """The pricing step's sentence; the page's title above it already says "Pruning:"."""
     piece, value = removal[0]
     tied = [p for p, v in removal[1:] if abs(v - value) <= TIE_TOLERANCE]
     also = f", tied with {', '.join(tied)}" if tied else ""
     return (
-        f"Pruning: the loss without each of {len(removal)} pieces (probabilities not "
+        f"The loss without each of {len(removal)} pieces (probabilities not "
         f"renormalized); smallest increase: {piece} (+{value - loss:.3f}){also}."
     )
 
