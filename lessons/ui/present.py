@@ -29,6 +29,10 @@ h1 {font-size: 2.1rem !important; padding-top: 0 !important;}
    larger than the h1 above, so it gets a size between the two */
 h2 {font-size: 1.6rem !important;}
 h3 {font-size: 1.35rem !important;}
+/* the step controls in one row at 1280 px, the class poll's button among them: a smaller
+   gap, and that button's key (Alt+Q) named in its help and in "Keys" rather than on it */
+div[class*="st-key-"][class*="_stepcontrols"] {gap: 0.5rem;}
+div[class*="st-key-"][class*="_poll_jump"] button kbd {display: none;}
 /* a phone: the lesson's introduction goes after its steps, so that the step's sentence
    is on the first screen (the settings are one button above the steps) */
 @media (max-width: 640px) {
