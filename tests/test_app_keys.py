@@ -76,6 +76,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "poll/panel.py": None,  # the class poll panel of the lessons, keyed by the page it gets
     "poll/results.py": None,  # the poll's tally and reveal, keyed by the page it gets
     "poll/room.py": None,  # the room on the projector (code, link, QR), keyed by the page it gets
+    "poll/cookie.py": None,  # the class's cookies written: no widgets
     "poll/record.py": None,  # the class's controls and record, keyed by the page it gets
     "poll/teacher.py": None,  # the teacher's key and room, every page: no widgets
     "notes/page.py": "notes",

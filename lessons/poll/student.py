@@ -14,15 +14,16 @@ on the first visit, when the browser has none.
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Mapping
 
 import streamlit as st
 
+from lessons.poll import cookie
+
 COOKIE = "subtok_student"
 MAX_AGE = 24 * 60 * 60  # seconds: a day, longer than any lesson
-TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what secrets.token_urlsafe gives
+TOKEN = cookie.TOKEN  # what secrets.token_urlsafe gives
 KEY = "join_session"  # session state: this session's id (the cookie's, or a new one)
 
 
@@ -44,11 +45,5 @@ def student_id() -> str:
 
 
 def remember(token: str) -> None:
-    """Write the cookie (the token is checked: only URL-safe characters go in)."""
-    if not TOKEN.fullmatch(token):
-        raise ValueError("A student id is a random token of letters, digits, - and _.")
-    st.html(
-        f"<script>document.cookie = '{COOKIE}={token}; path=/; max-age={MAX_AGE}; "
-        "SameSite=Lax';</script>",
-        unsafe_allow_javascript=True,
-    )
+    """Write the cookie (lessons/poll/cookie.py checks the token first)."""
+    cookie.write(COOKIE, token, MAX_AGE, "Lax", "A student id")

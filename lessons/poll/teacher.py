@@ -19,7 +19,6 @@ HEARTBEAT seconds) and notices a class ended in another tab.
 from __future__ import annotations
 
 import logging
-import re
 import secrets
 import time
 from collections.abc import Mapping
@@ -28,10 +27,11 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from lessons import pages
+from lessons.poll import cookie
 from subtok_core import rooms
 
 COOKIE = "subtok_teacher"
-TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what secrets.token_urlsafe gives
+TOKEN = cookie.TOKEN  # what secrets.token_urlsafe gives
 KEY = "poll_teacher_key"  # session: this browser's teacher key (the cookie's, or a new one)
 ROOM = "poll_teacher_room"  # session: the code of its open room ("": none known)
 WRITTEN = "poll_teacher_written"  # session: what this session last wrote to the room
@@ -65,14 +65,8 @@ def teacher_key(create: bool = False) -> str | None:
 
 
 def remember(token: str) -> None:
-    """Write the cookie (the token is checked: only URL-safe characters go in)."""
-    if not TOKEN.fullmatch(token):
-        raise ValueError("A teacher key is a random token of letters, digits, - and _.")
-    st.html(
-        f"<script>document.cookie = '{COOKIE}={token}; path=/; max-age={rooms.LIFETIME}; "
-        "SameSite=Strict';</script>",
-        unsafe_allow_javascript=True,
-    )
+    """Write the cookie (lessons/poll/cookie.py checks the token first)."""
+    cookie.write(COOKIE, token, rooms.LIFETIME, "Strict", "A teacher key")
 
 
 def keep_cookie() -> None:
