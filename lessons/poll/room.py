@@ -36,7 +36,7 @@ POLL_CSS = """<style>
 .poll-link {overflow-wrap: anywhere;}
 div[class*="_poll_roomtext"] {min-width: min(18rem, 100%); flex: 1 1 18rem;}
 div[class*="_poll_qr"] {flex: 0 0 auto;}
-div[class*="_poll_qr"] img {max-width: none;}
+div[class*="_poll_qr"] img {max-width: none; border-radius: 0;}  /* the quiet zone whole */
 /* a phone in presenter mode: the code shrinks to the screen, its modules kept square */
 @media (max-width: 640px) {
   div[class*="_poll_qr"], div[class*="_poll_qr"] * {max-width: 100% !important;}
