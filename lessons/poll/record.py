@@ -134,15 +134,17 @@ def class_record(code: str, page_name: str) -> None:
     left, right = st.columns(2)
     left.download_button(
         "Download the answers (CSV)",
-        lambda: answers_table(code).to_csv(index=False).encode("utf-8"),  # read on click
+        # made with the panel (every 3 s): a file made on click was cancelled in the browser
+        # when the panel's refresh replaced the button between the click and the fetch
+        answers_table(code).to_csv(index=False).encode("utf-8"),
         file_name=f"class-{code}-answers.csv",
         mime="text/csv",
         key=widget_key(page_name, "poll_csv"),
-        on_click="ignore",  # no rerun: the file is made when it is fetched
+        on_click="ignore",  # no rerun of the page for a download
     )
     right.download_button(
         "Download the summary (CSV)",
-        lambda: summary_table(code, base).to_csv(index=False).encode("utf-8"),
+        summary_table(code, base).to_csv(index=False).encode("utf-8"),
         file_name=f"class-{code}-summary.csv",
         mime="text/csv",
         key=widget_key(page_name, "poll_summary_csv"),
