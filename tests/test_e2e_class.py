@@ -138,7 +138,12 @@ def test_a_class_session_reload_second_tab_three_lessons_five_phones(
             desk.get_by_role("button", name="Reveal").click()
             settle(desk)
 
-        # the teacher's record: one row per answer the panel counted
+        # the teacher's record: one row per answer the panel counted. The record is read
+        # every RECORD_EVERY s (Reveal reruns the tally's fragment only): its line says
+        # how many answers the download holds, and it catches up with the tally
+        expect(
+            desk.get_by_text(re.compile(rf"{len(LESSONS)} rounds, {answered} answers\."))
+        ).to_be_visible(timeout=15_000)
         with desk.expect_download() as got:
             desk.get_by_role("button", name=re.compile("Download the answers")).click()
         rows = list(csv.DictReader(io.StringIO(got.value.path().read_text(encoding="utf-8"))))
