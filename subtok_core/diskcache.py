@@ -60,6 +60,7 @@ TAG = "subtok-run"  # the tag of every file's header
 MAX_HEADER = 1 << 16  # a header line longer than this is not ours
 SUFFIX, TEMP_PREFIX = ".run", ".writing-"
 DEFAULT_LIMIT_MB = 2000
+OLD_TEXT = ("sample-", ".txt")  # how an earlier version kept the Wikipedia sample's text
 STALE_TEMP_SECONDS = 3600  # a half-written file this old was left by a process that died
 
 
@@ -252,6 +253,8 @@ class DiskCache:
                 files.append((info.st_mtime, info.st_size, Path(entry.path)))
             elif entry.name.startswith(TEMP_PREFIX) and now - info.st_mtime > STALE_TEMP_SECONDS:
                 self._remove(Path(entry.path))
+            elif entry.name.startswith(OLD_TEXT[0]) and entry.name.endswith(OLD_TEXT[1]):
+                self._remove(Path(entry.path))  # outside the budget: now kept as a run
         total = sum(size for _, size, _ in files)
         for _, size, path in sorted(files):  # oldest use first
             if total <= self.max_bytes:

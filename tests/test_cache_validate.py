@@ -161,3 +161,38 @@ def test_a_crafted_chart_spec_on_disk_is_dropped(tmp_path, caplog):
     with caplog.at_level(logging.INFO, logger="subtok_core"):
         assert store_on(tmp_path).get("chart", compute, expect=spec_refused) == {"mark": "bar"}
     assert calls == [1] and "names an address to fetch (data.url)" in caplog.text
+
+
+def _wiki_lines(monkeypatch, folder, megabytes=None):
+    from subtok_core.corpus import samples
+
+    monkeypatch.setenv("SUBTOK_CACHE_DIR", str(folder))
+    if megabytes is not None:
+        monkeypatch.setenv("SUBTOK_CACHE_MB", str(megabytes))
+    samples.sample_lines.cache_clear()
+    try:
+        return samples.sample_lines("enwiki")
+    finally:
+        samples.sample_lines.cache_clear()
+
+
+@pytest.mark.slow
+def test_the_wikipedia_text_is_never_read_through_a_planted_link(tmp_path, monkeypatch):
+    """Before: the kept text was read with a plain read_text, which follows a link."""
+    cache, planted = tmp_path / "cache", tmp_path / "planted.txt"
+    made = _wiki_lines(monkeypatch, cache)
+    planted.write_text("a line someone planted", encoding="utf-8")
+    kept = list(cache.iterdir())
+    assert kept
+    for path in kept:
+        path.unlink()
+        path.symlink_to(planted)
+    assert _wiki_lines(monkeypatch, cache) == made
+
+
+@pytest.mark.slow
+def test_the_wikipedia_text_counts_in_the_cache_budget(tmp_path, monkeypatch):
+    """Before: the text (some MB) was kept whatever SUBTOK_CACHE_MB said."""
+    cache = tmp_path / "cache"
+    _wiki_lines(monkeypatch, cache, megabytes=0.05)
+    assert sum(path.stat().st_size for path in cache.iterdir()) <= 0.05 * MB
