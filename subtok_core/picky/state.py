@@ -1,0 +1,179 @@
+"""Picky BPE's working state: the words as symbols, each token's frequency, and the pair
+table kept in the order pairs entered it.
+
+The order of the table is the tie rule, "first pair seen", as the authors' trainer has it
+(a Python Counter, whose first largest count wins): at the start, pairs enter word by word
+(in first-appearance order), left to right; afterwards a pair enters at the end of the
+table when a merge or a split first makes it. A pair leaves when it is merged, when a
+merge takes its last occurrence, or when a split removes a token it holds, and enters
+again at the end if it comes back. A split's inner pairs (e, s for es) enter even when
+the removed token has no occurrence left, with count 0: they keep that place.
+
+Counts follow the reference too: a pair counts every position it stands at in a word, so
+``0 0 0`` counts (0, 0) twice, though a merge makes only one 00 there.
+"""
+
+from __future__ import annotations
+
+from ..corpus import WordCounts
+from ..markers import initial_symbols
+from .records import Pair, PartCheck
+
+
+def _pairs_of(symbols: list[str]) -> dict[Pair, int]:
+    """A word's pairs, each once per position, in the order they first stand in it."""
+    found: dict[Pair, int] = {}
+    for pair in zip(symbols, symbols[1:]):
+        found[pair] = found.get(pair, 0) + 1
+    return found
+
+
+def _merged(symbols: list[str], a: str, b: str) -> tuple[list[str], int]:
+    """Every (a, b) merged, left to right without overlap; how many were made."""
+    out, i, made = [], 0, 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and symbols[i] == a and symbols[i + 1] == b:
+            out.append(a + b)
+            i, made = i + 2, made + 1
+        else:
+            out.append(symbols[i])
+            i += 1
+    return out, made
+
+
+class PickyState:
+    """The corpus under merges and splits (see the module docstring for the table)."""
+
+    def __init__(self, wc: WordCounts):
+        self.words = [initial_symbols(word, "sow") for word in wc.words]
+        self.counts = list(wc.counts)
+        self.freq: dict[str, int] = {}  # f(x): occurrences now, for every token of the vocab
+        self.holders: dict[str, set[int]] = {}  # token -> the words (indices) holding it
+        self.pairs: dict[Pair, int] = {}  # the pair table, in the order pairs entered it
+        for i, (symbols, count) in enumerate(zip(self.words, self.counts)):
+            for symbol in symbols:
+                self.freq[symbol] = self.freq.get(symbol, 0) + count
+                self.holders.setdefault(symbol, set()).add(i)
+            for pair, n in _pairs_of(symbols).items():
+                self.pairs[pair] = self.pairs.get(pair, 0) + n * count
+        self.alphabet = tuple(self.freq)  # characters in first-appearance order
+        self.order = {symbol: n for n, symbol in enumerate(self.alphabet)}  # id order
+        self.made_from: dict[str, Pair] = {}  # a token -> the pair that first made it
+        self.present = set(self.alphabet)
+
+    # --- what the steps show ---------------------------------------------------------
+
+    def vocab(self) -> tuple[str, ...]:
+        """The tokens now, in the order they were first made (characters first)."""
+        return tuple(sorted(self.present, key=self.order.__getitem__))
+
+    def corpus_symbols(self) -> int:
+        return sum(len(s) * c for s, c in zip(self.words, self.counts))
+
+    def segmentations(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(symbols) for symbols in self.words)
+
+    def table(self, rows: int | None = None) -> tuple[tuple[str, str, int], ...]:
+        """The pairs with a count, highest first, ties in table order (`rows`: the first)."""
+        ranked = sorted((kv for kv in self.pairs.items() if kv[1] > 0), key=lambda kv: -kv[1])
+        return tuple((a, b, n) for (a, b), n in ranked[:rows])
+
+    def best(self) -> tuple[Pair, int, tuple[Pair, ...]] | None:
+        """The pair to merge: the highest count, the first in the table among equals; and
+        the pairs tied with it. None when no pair has a count left."""
+        if not self.pairs:
+            return None
+        pair, count = max(self.pairs.items(), key=lambda kv: kv[1])  # max keeps the first
+        if count <= 0:
+            return None
+        tied = tuple(p for p, n in self.pairs.items() if n == count and p != pair)
+        return pair, count, tied
+
+    # --- the two events ----------------------------------------------------------------
+
+    def _rewrite(self, i: int, symbols: list[str]) -> None:
+        """Word i becomes `symbols`; the tokens' lists of words follow."""
+        for symbol in self.words[i]:
+            self.holders[symbol].discard(i)
+        for symbol in symbols:
+            self.holders.setdefault(symbol, set()).add(i)
+        self.words[i] = symbols
+
+    def merge(self, pair: Pair) -> tuple[str, int, bool]:
+        """Merge `pair` in every word: the new token, the occurrences made, whether it
+        had been removed before (it comes back)."""
+        a, b = pair
+        new = a + b
+        self.pairs.pop(pair)
+        restored = new in self.made_from and new not in self.present
+        if new not in self.order:
+            self.order[new] = len(self.order)
+            self.made_from[new] = pair
+        self.present.add(new)
+        self.freq.setdefault(new, 0)
+        made, created = 0, {}
+        for i in sorted(self.holders.get(a, set()) & self.holders.get(b, set())):
+            symbols, n = _merged(self.words[i], a, b)
+            if not n:
+                continue
+            made += n * self.counts[i]
+            self._rewrite(i, symbols)
+            for p, k in _pairs_of(symbols).items():
+                if new in p:
+                    created[p] = created.get(p, 0) + k * self.counts[i]
+        # the pairs the merge made enter the table; each takes its count from the pair of
+        # old symbols it stands in place of ((x, a) for (x, ab); (b, y) for (ab, y))
+        for p, k in created.items():
+            self.pairs[p] = self.pairs.get(p, 0) + k
+        for p, k in created.items():
+            old = (b if p[0] == new else p[0], a if p[1] == new else p[1])
+            if old in self.pairs:
+                self.pairs[old] -= k
+                if self.pairs[old] <= 0:
+                    del self.pairs[old]
+        self.freq[new] += made
+        for part in pair:  # each part loses the occurrences merged ((x, x): twice)
+            self.freq[part] -= made
+        return new, made, restored
+
+    def check(self, part: str, merged: int, threshold: float) -> PartCheck:
+        """IoS of `part` after a merge made `merged` occurrences out of it: f(x1x2) over
+        f(x) before the merge (its occurrences left now plus those merged)."""
+        before = self.freq[part] + merged
+        ios = merged / before if before else 0.0
+        atomic = len(part) == 1
+        return PartCheck(part, merged, before, ios, ios > threshold and not atomic, atomic)
+
+    def walk(self, token: str) -> tuple[str, ...]:
+        """The tokens a removed token falls back to: down the merges that first made it,
+        stopping at a character or at a token still in the vocabulary."""
+        if len(token) == 1 or token in self.present:
+            return (token,)
+        left, right = self.made_from[token]
+        return self.walk(left) + self.walk(right)
+
+    def remove(self, token: str) -> tuple[tuple[str, ...], int]:
+        """Remove `token`: every occurrence is cut back into its walk. The parts and the
+        occurrences it had."""
+        self.present.discard(token)
+        parts = self.walk(token)
+        left = self.freq.pop(token)
+        for part in parts:
+            self.freq[part] += left
+        for inner in zip(parts, parts[1:]):  # enters the table even at 0 (the reference)
+            self.pairs[inner] = self.pairs.get(inner, 0) + left
+        gone: dict[Pair, int] = {}
+        for i in sorted(self.holders.pop(token, set())):
+            for p, k in _pairs_of(self.words[i]).items():
+                if token in p:
+                    gone[p] = gone.get(p, 0) + k * self.counts[i]
+            cut = [s for symbol in self.words[i] for s in (parts if symbol == token else (symbol,))]
+            self.holders.setdefault(token, set())
+            self._rewrite(i, cut)
+        self.holders.pop(token, None)
+        # a pair with the removed token gives its count to the pair at the cut's edge
+        for p, k in gone.items():
+            edge = (parts[-1] if p[0] == token else p[0], parts[0] if p[1] == token else p[1])
+            self.pairs[edge] = self.pairs.get(edge, 0) + k
+            self.pairs.pop(p, None)
+        return parts, left
