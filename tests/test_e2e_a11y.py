@@ -38,7 +38,8 @@ PAGES = {  # a name for the report, the address, and a text the page shows once 
     "vocab": ("/vocab?tok=cl100k_base&id=9468", "9468"),
     "vocab-compare": ("/compare?corpus=toy:cat-bat&size=12&tok=bpe,cl100k_base", "Compare"),
 }
-DARK = ["bpe", "bytebpe", "picky", "unigram", "compare"]  # our own colours on Streamlit's dark theme
+# our own colours on Streamlit's dark theme
+DARK = ["bpe", "bytebpe", "picky", "unigram", "compare"]
 
 
 def settle(page: Page) -> None:
