@@ -33,7 +33,9 @@ def test_deep_link_shows_the_merge_and_ios_per_part():
     ios = frame_with(at, "IoS")
     assert list(ios["part"]) == ["▁low", "er"]
     assert list(ios["f(part) before"]) == [7, 2]
-    assert list(ios["status"]) == ["stays (IoS ≤ 0.9)", "removed"]
+    assert list(ios["status"]) == ["stays", "removed"]
+    assert list(ios["IoS"]) == ["2/7 = 0.286", "2/2 = 1.000"]
+    assert list(ios["IoS > 0.9"]) == ["no", "yes"]
     assert not at.warning and not at.error
 
 
@@ -68,3 +70,15 @@ def test_bad_settings_are_sentences():
     # the address is corrected to the nearest τ allowed, and the page says so
     assert at.number_input(key="threshold").value == 1.0
     assert any("threshold" in w.value for w in at.warning)
+
+
+def test_a_character_above_tau_stays():
+    from lessons.picky import views
+
+    trace = picky.trace_picky(load("toy:low-lower"), vocab_size=25, threshold=0.9)
+    frame = views.ios_frame(trace.steps[0], 0.9)
+    # hand count: es takes all 9 s (newest 6, widest 3) and 9 of the 17 e (lower 2,
+    # newest 12, widest 3): s is above τ, but a single character is never removed
+    assert list(frame["IoS"]) == ["9/17 = 0.529", "9/9 = 1.000"]
+    assert list(frame["IoS > 0.9"]) == ["no", "yes, but a character"]
+    assert list(frame["status"]) == ["stays", "stays"]

@@ -25,27 +25,25 @@ IOS_NOTE = (
 )
 
 
-def verdict(check: picky.PartCheck, threshold: float) -> str:
-    if check.removed:
-        return "removed"
-    if check.atomic and check.ios > threshold:
-        return f"stays: a character (IoS > {threshold:g})"
-    return f"stays (IoS ≤ {threshold:g})"
-
-
 def ios_frame(step, threshold: float) -> pd.DataFrame:
-    """One row per part the step judged: the two counts, IoS, the verdict in words."""
-    new = step.symbol if step.kind == picky.MERGE else None
+    """One row per part the step judged: the two counts, IoS as a fraction, the verdict
+    in words."""
+    new = step.symbol if step.kind == picky.MERGE else "merged"
     rows = [
         {
             "part": c.part,
-            f"f({new or 'merged'})": c.merged,
+            "status": "removed" if c.removed else "stays",
+            f"f({new})": c.merged,
             "f(part) before": c.before,
-            "IoS": round(c.ios, 4),
-            "status": verdict(c, threshold),
+            "IoS": f"{c.merged}/{c.before} = {c.ios:.3f}",
+            f"IoS > {threshold:g}": (
+                "yes" if c.ios > threshold and not c.atomic
+                else "yes, but a character" if c.ios > threshold
+                else "no"
+            ),
         }
         for c in step.checks
-    ]
+    ]  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -108,9 +106,10 @@ def removed_by(trace, i: int) -> list[str]:
 
 
 def corpus_view(trace, i: int, step) -> None:
-    """The corpus and the vocabulary after step i; a merge's new token or a split's parts
-    marked; the tokens removed so far named (drawn once per step)."""
-    mark = set() if step is None else {step.symbol} if step.kind == picky.MERGE else set(step.parts)
+    """The corpus and the vocabulary after step i, a merge's new token marked (a split's
+    parts are not: the same symbols stand elsewhere too); the tokens removed so far named
+    (drawn once per step)."""
+    mark = {step.symbol} if step is not None and step.kind == picky.MERGE else set()
 
     def draw() -> None:
         what = "" if step is None else f" after {step.kind} {i}"
