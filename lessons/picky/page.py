@@ -16,6 +16,7 @@ from lessons.ui.merge_lesson import MergeLesson, merge_lesson
 from lessons.ui.steps import corpus_trace
 from lessons.ui.store import fingerprint, trace_store
 from subtok_core import limits, picky
+from subtok_core.corpus import is_toy
 
 PAGE = views.PAGE
 TIES = ("first seen",)  # the reference's rule, the only one here
@@ -33,6 +34,15 @@ THRESHOLD_HELP = (
     "τ: after a merge, a part whose IoS (the share of its occurrences the merge took) "
     "exceeds τ is removed. 1 removes nothing (plain BPE); the paper tries 0.6 to 0.9."
 )
+
+
+def start_size(corpus: Corpus) -> int:
+    """The vocabulary size a corpus starts from on this page: the issue's 25 on the course's
+    low-lower (4 special tokens, 11 characters, 10 more), room for merges on the other toys
+    (up to 41 characters and specials) and on real text (the Lee sample starts at 84)."""
+    if corpus.name == "toy:low-lower":
+        return 25
+    return 60 if is_toy(corpus.name) else 500
 
 
 def trained(wc, corpus_print: str, vocab_size: int, threshold: float):
@@ -72,9 +82,9 @@ class Picky(MergeLesson):
         c1, c2, c3, c4 = row.columns([3, 1, 1, 1])
         corpus = corpus_select(c1, default="toy:low-lower")
         top = int(limits.limit("vocab_size", "web"))
-        size = int(
-            number_box(c2, "vocab size", "size", 2, top, 25, 1, limit_help("vocab_size", SIZE_HELP))
-        )
+        default = corpus_setting(corpus, "size", start_size(corpus))
+        size_help = limit_help("vocab_size", SIZE_HELP)
+        size = int(number_box(c2, "vocab size", "size", 2, top, default, 1, size_help))
         threshold = float(
             number_box(c3, "threshold τ", "threshold", 0.05, 1.0, 0.9, 0.05, THRESHOLD_HELP)
         )

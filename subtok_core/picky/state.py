@@ -9,11 +9,18 @@ merge takes its last occurrence, or when a split removes a token it holds, and e
 again at the end if it comes back. A split's inner pairs (e, s for es) enter even when
 the removed token has no occurrence left, with count 0: they keep that place.
 
+Each entry gets a serial number as it enters; a heap of (−count, serial, pair) finds the
+highest count and, among equals, the smallest serial: the first pair in the table, as
+``max`` over the table would, without reading the whole table at every merge (an entry
+whose pair has changed since is skipped when it comes up).
+
 Counts follow the reference too: a pair counts every position it stands at in a word, so
 ``0 0 0`` counts (0, 0) twice, though a merge makes only one 00 there.
 """
 
 from __future__ import annotations
+
+from heapq import heappop, heappush
 
 from ..corpus import WordCounts
 from ..markers import initial_symbols
@@ -50,16 +57,53 @@ class PickyState:
         self.freq: dict[str, int] = {}  # f(x): occurrences now, for every token of the vocab
         self.holders: dict[str, set[int]] = {}  # token -> the words (indices) holding it
         self.pairs: dict[Pair, int] = {}  # the pair table, in the order pairs entered it
+        self.entered: dict[Pair, int] = {}  # each pair's serial number in the table
+        self._serial = 0
+        self._heap: list[tuple[int, int, Pair]] = []
+        self.symbols = 0  # the corpus's length in tokens
         for i, (symbols, count) in enumerate(zip(self.words, self.counts)):
+            self.symbols += len(symbols) * count
             for symbol in symbols:
                 self.freq[symbol] = self.freq.get(symbol, 0) + count
                 self.holders.setdefault(symbol, set()).add(i)
             for pair, n in _pairs_of(symbols).items():
-                self.pairs[pair] = self.pairs.get(pair, 0) + n * count
+                self._add(pair, n * count)
         self.alphabet = tuple(self.freq)  # characters in first-appearance order
         self.order = {symbol: n for n, symbol in enumerate(self.alphabet)}  # id order
         self.made_from: dict[str, Pair] = {}  # a token -> the pair that first made it
         self.present = set(self.alphabet)
+
+    # --- the pair table ---------------------------------------------------------------
+
+    def _add(self, pair: Pair, delta: int) -> None:
+        """Add `delta` to the pair's count; a pair not in the table enters at its end."""
+        if pair not in self.pairs:
+            self.pairs[pair] = 0
+            self.entered[pair] = self._serial
+            self._serial += 1
+        self.pairs[pair] += delta
+        heappush(self._heap, (-self.pairs[pair], self.entered[pair], pair))
+
+    def _drop(self, pair: Pair) -> None:
+        """The pair leaves the table (if it is there)."""
+        if self.pairs.pop(pair, None) is not None:
+            del self.entered[pair]
+
+    def _current(self, entry: tuple[int, int, Pair]) -> bool:
+        negative, serial, pair = entry
+        return self.pairs.get(pair) == -negative and self.entered.get(pair) == serial
+
+    def _first(self, n: int) -> list[tuple[int, int, Pair]]:
+        """The first n entries of the table by count (ties by serial), counts above 0,
+        left on the heap."""
+        found: list[tuple[int, int, Pair]] = []
+        while self._heap and len(found) < n:
+            entry = heappop(self._heap)
+            if self._current(entry) and entry[0] < 0 and (not found or entry != found[-1]):
+                found.append(entry)
+        for entry in found:
+            heappush(self._heap, entry)
+        return found
 
     # --- what the steps show ---------------------------------------------------------
 
@@ -68,26 +112,31 @@ class PickyState:
         return tuple(sorted(self.present, key=self.order.__getitem__))
 
     def corpus_symbols(self) -> int:
-        return sum(len(s) * c for s, c in zip(self.words, self.counts))
+        return self.symbols
 
     def segmentations(self) -> tuple[tuple[str, ...], ...]:
         return tuple(tuple(symbols) for symbols in self.words)
 
     def table(self, rows: int | None = None) -> tuple[tuple[str, str, int], ...]:
         """The pairs with a count, highest first, ties in table order (`rows`: the first)."""
+        if rows is not None:
+            return tuple((a, b, -negative) for negative, _, (a, b) in self._first(rows))
         ranked = sorted((kv for kv in self.pairs.items() if kv[1] > 0), key=lambda kv: -kv[1])
-        return tuple((a, b, n) for (a, b), n in ranked[:rows])
+        return tuple((a, b, n) for (a, b), n in ranked)
 
     def best(self) -> tuple[Pair, int, tuple[Pair, ...]] | None:
         """The pair to merge: the highest count, the first in the table among equals; and
         the pairs tied with it. None when no pair has a count left."""
-        if not self.pairs:
+        top = self._first(1)
+        if not top:
             return None
-        pair, count = max(self.pairs.items(), key=lambda kv: kv[1])  # max keeps the first
-        if count <= 0:
-            return None
-        tied = tuple(p for p, n in self.pairs.items() if n == count and p != pair)
-        return pair, count, tied
+        count, pair = -top[0][0], top[0][2]
+        size = 2
+        while True:  # every pair of the same count, in table order
+            same = [e[2] for e in self._first(size) if -e[0] == count]
+            if len(same) < size:
+                return pair, count, tuple(same[1:])
+            size *= 2
 
     # --- the two events ----------------------------------------------------------------
 
@@ -104,7 +153,7 @@ class PickyState:
         had been removed before (it comes back)."""
         a, b = pair
         new = a + b
-        self.pairs.pop(pair)
+        self._drop(pair)
         restored = new in self.made_from and new not in self.present
         if new not in self.order:
             self.order[new] = len(self.order)
@@ -124,14 +173,15 @@ class PickyState:
         # the pairs the merge made enter the table; each takes its count from the pair of
         # old symbols it stands in place of ((x, a) for (x, ab); (b, y) for (ab, y))
         for p, k in created.items():
-            self.pairs[p] = self.pairs.get(p, 0) + k
+            self._add(p, k)
         for p, k in created.items():
             old = (b if p[0] == new else p[0], a if p[1] == new else p[1])
             if old in self.pairs:
-                self.pairs[old] -= k
+                self._add(old, -k)
                 if self.pairs[old] <= 0:
-                    del self.pairs[old]
+                    self._drop(old)
         self.freq[new] += made
+        self.symbols -= made
         for part in pair:  # each part loses the occurrences merged ((x, x): twice)
             self.freq[part] -= made
         return new, made, restored
@@ -160,8 +210,9 @@ class PickyState:
         left = self.freq.pop(token)
         for part in parts:
             self.freq[part] += left
+        self.symbols += left * (len(parts) - 1)
         for inner in zip(parts, parts[1:]):  # enters the table even at 0 (the reference)
-            self.pairs[inner] = self.pairs.get(inner, 0) + left
+            self._add(inner, left)
         gone: dict[Pair, int] = {}
         for i in sorted(self.holders.pop(token, set())):
             for p, k in _pairs_of(self.words[i]).items():
@@ -174,6 +225,6 @@ class PickyState:
         # a pair with the removed token gives its count to the pair at the cut's edge
         for p, k in gone.items():
             edge = (parts[-1] if p[0] == token else p[0], parts[0] if p[1] == token else p[1])
-            self.pairs[edge] = self.pairs.get(edge, 0) + k
-            self.pairs.pop(p, None)
+            self._add(edge, k)
+            self._drop(p)
         return parts, left
