@@ -180,3 +180,18 @@ def test_the_model_round_trips_through_plain_data(toy):
 def test_bad_settings_are_refused_with_a_sentence(params, said):
     with pytest.raises(ValueError, match=said):
         trace_picky(load("toy:low-lower"), **params)
+
+
+def test_the_poll_asks_which_pair_merges_or_which_part_is_removed(toy):
+    from subtok_core.rooms.questions import question_for
+
+    ask = question_for("picky")
+    merge = ask(toy, 24)  # before event 25: the reference merges ▁low + er there
+    assert (merge.kind, merge.answers) == ("pair", ("(▁low, er)",))
+    removal = ask(toy, 25)  # after it: er goes (IoS 2/2), ▁low stays (2/7)
+    assert removal.kind == "piece" and removal.candidates == ("er", "▁low")
+    assert removal.prompt == "Merge 25 made ▁lower: which of its parts is removed?"
+    assert (removal.verdict("er"), removal.verdict("_low")) == ("right", "wrong")
+    both = ask(toy, 6)  # after ▁l + ow -> ▁low (event 6): the reference removes both parts
+    assert both.answers == ("▁l", "ow") and both.verdict("ow") == "right"
+    assert ask(toy, 26) is None  # after the last event
