@@ -36,6 +36,7 @@ from subtok_core.picky import (
     segment,
     trace_picky,
 )
+from subtok_core.picky.explain import explain as picky_explain
 from subtok_core.picky.io import model_from_dict, model_to_dict
 
 DATA = Path(__file__).parent / "data" / "picky_reference.json"
@@ -195,3 +196,12 @@ def test_the_poll_asks_which_pair_merges_or_which_part_is_removed(toy):
     both = ask(toy, 6)  # after ▁l + ow -> ▁low (event 6): the reference removes both parts
     assert both.answers == ("▁l", "ow") and both.verdict("ow") == "right"
     assert ask(toy, 26) is None  # after the last event
+
+
+def test_a_removed_token_comes_back_when_a_merge_makes_it_again(reference, lee20):
+    # in the reference's events at τ 0.5, in, ▁t, he, ▁o and ▁T are split off and later
+    # merged again (events 28, 47, 63, 64, 113)
+    trace = trace_picky(lee20, vocab_size=200, threshold=0.5)
+    back = [(s.number, s.symbol) for s in trace.steps if s.restored]
+    assert back == [(28, "in"), (47, "▁t"), (63, "he"), (64, "▁o"), (113, "▁T")]
+    assert "again (it had been removed)" in picky_explain(trace, 28)
