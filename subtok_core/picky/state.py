@@ -14,6 +14,14 @@ highest count and, among equals, the smallest serial: the first pair in the tabl
 ``max`` over the table would, without reading the whole table at every merge (an entry
 whose pair has changed since is skipped when it comes up).
 
+Where the reference has no rule: the pairs one merge makes enter its table in the order
+Python walks a set of its word objects, which follows their memory addresses; ours take
+the words in first-appearance order, left to right. The two agree on the course's toy and
+on the Lee lines the tests use; on longer corpora a tie between two pairs made by the same
+merge can go the other way, and the reference itself then varies from process to process
+(the first 50 Lee lines, size 300, τ 0.7: two of its runs part at event 226; ours gives
+all 250 events of a third run, and parts from the first at event 130).
+
 Counts follow the reference too: a pair counts every position it stands at in a word, so
 ``0 0 0`` counts (0, 0) twice, though a merge makes only one 00 there.
 """
