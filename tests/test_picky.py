@@ -208,3 +208,9 @@ def test_a_removed_token_comes_back_when_a_merge_makes_it_again(reference, lee20
     back = [(s.number, s.symbol) for s in trace.steps if s.restored]
     assert back == [(28, "in"), (47, "▁t"), (63, "he"), (64, "▁o"), (113, "▁T")]
     assert "again (it had been removed)" in picky_explain(trace, 28)
+
+
+def test_a_run_goes_to_the_disk_cache_and_back_whole(toy):
+    from subtok_core import plaindata
+
+    assert plaindata.decode(plaindata.encode(toy)) == toy
