@@ -62,6 +62,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "compare/paper.py": "compare",
     "compare/models.py": "compare",
     "compare/measures.py": "compare",
+    "compare/information.py": "compare",
     "sage/page.py": "sage",
     "sage/views.py": "sage",
     "sage/results.py": "sage",
@@ -74,6 +75,8 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "poll/page.py": "join",
     "check/page.py": "check",
     "check/views.py": "check",
+    "check/classwork.py": "check",  # the class exercise, the teacher's side
+    "poll/exercise.py": "join",  # the class exercise, the students' side
     "poll/student.py": "join",  # the student's anonymous id of /join (no widgets)
     "poll/panel.py": None,  # the class poll panel of the lessons, keyed by the page it gets
     "poll/results.py": None,  # the poll's tally and reveal, keyed by the page it gets

@@ -18,7 +18,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from lessons.check import classwork
+from lessons.poll import exercise
 from lessons.poll import student as anonymous
 from lessons.ui.chips import show_corpus
 from lessons.ui.escape import plain
@@ -203,7 +203,7 @@ def main() -> None:
             "and follows again as soon as it is back."
         )
     if room.view.get("kind") == "exercise":  # /check set to the class
-        classwork.student_side(room, current, student)
+        exercise.student_side(room, current, student)
         return
     if not room.algorithm:
         st.subheader(f"Your teacher is showing {room.title or room.page}")
