@@ -135,3 +135,25 @@ def test_a_room_nobody_joined_closes_15_minutes_after_its_teacher_was_seen(polls
     polls.try_code(kept, "student", TEACHER)  # joined: the room lives its 2 hours
     clock.now += UNJOINED + 60 * 60  # the teacher's laptop closed for an hour
     assert polls.join(kept).code == kept and polls.teacher_room(key).code == kept
+
+
+def test_the_readme_states_the_limits_the_store_keeps(polls):  # noqa: F811
+    from pathlib import Path
+
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    limits = polls.limits
+    per_ten_minutes = (limits.new_rooms, limits.client_rooms, limits.passcode_tries)
+    assert {w.seconds for w in per_ten_minutes} == {600}
+    assert (limits.code_tries.seconds, limits.client_code_tries.seconds) == (60, 60)
+    assert limits.server_rooms.seconds == 3600
+    for said in [
+        f"Room-code tries: {limits.code_tries.count} a minute per browser and "
+        f"{limits.client_code_tries.count} a minute per client address",
+        f"opens up to {limits.new_rooms.count} rooms per 10 minutes per browser",
+        f"held to {limits.client_rooms.count} rooms per 10 minutes per client address",
+        f"to {limits.server_rooms.count} an hour per server",
+        f"{limits.passcode_tries.count} tries per 10 minutes per client address",
+        "15 minutes after the teacher's page was last seen",
+    ]:
+        assert said in readme, said
+    assert UNJOINED == 15 * 60
