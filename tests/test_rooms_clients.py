@@ -152,7 +152,7 @@ def test_the_readme_states_the_limits_the_store_keeps(polls):  # noqa: F811
         f"opens up to {limits.new_rooms.count} rooms per 10 minutes per browser",
         f"held to {limits.client_rooms.count} rooms per 10 minutes per client address",
         f"to {limits.server_rooms.count} an hour per server",
-        f"{limits.passcode_tries.count} tries per 10 minutes per client address",
+        f"every try is counted, {limits.passcode_tries.count} per 10 minutes per client",
         "15 minutes after the teacher's page was last seen",
     ]:
         assert said in readme, said
