@@ -157,3 +157,18 @@ def test_the_readme_states_the_limits_the_store_keeps(polls):  # noqa: F811
     ]:
         assert said in readme, said
     assert UNJOINED == 15 * 60
+
+
+def test_thirty_students_joining_at_once_mark_the_room_joined_once(polls, clock):  # noqa: F811
+    from sqlalchemy import func, select
+    from test_rooms import at_once
+
+    from subtok_core.rooms import db
+
+    code, _ = open_round(polls)
+    errors = at_once(30, lambda k: polls.try_code(code, f"s{k}", Client(f"10.2.0.{k + 1}")))
+    assert errors == []
+    with polls.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(db.joined)).scalar() == 1
+    clock.now += UNJOINED + 60  # no heartbeat since: a joined room stays
+    assert polls.join(code).code == code

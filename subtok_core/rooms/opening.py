@@ -16,9 +16,9 @@ class_joined), and it then lives its whole LIFETIME.
 
 from __future__ import annotations
 
-from sqlalchemy import insert, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import select
 
+from .answers import UPSERTS
 from .clients import Client, passcode_matches, teacher_passcode
 from .db import joined, rooms
 from .teacher import key_hash
@@ -69,12 +69,14 @@ class Opening:
         return (rooms.c.expires > now) & (joined.c.at.is_not(None) | unjoined_open)
 
     def mark_joined(self, code: str) -> None:
-        """A student opened room `code`: it lives its whole LIFETIME (written once)."""
-        with self.engine.begin() as conn:
+        """A student opened room `code`: it lives its whole LIFETIME (written once: a
+        read, then an insert that does nothing when another student's came first)."""
+        with self.engine.connect() as conn:
             if conn.execute(select(joined.c.at).where(joined.c.room == code)).first():
                 return
-            try:
-                with conn.begin_nested():
-                    conn.execute(insert(joined).values(room=code, at=self.clock()))
-            except IntegrityError:
-                pass  # another student's first join, at the same moment
+        name = self.engine.dialect.name
+        if name not in UPSERTS:
+            raise ValueError(f"The class poll runs on SQLite or PostgreSQL, not on {name}.")
+        first = UPSERTS[name](joined).values(room=code, at=self.clock())
+        with self.engine.begin() as conn:
+            conn.execute(first.on_conflict_do_nothing(index_elements=[joined.c.room]))
