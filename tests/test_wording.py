@@ -6,9 +6,9 @@ tables and tooltips in words a student reads."""
 
 from __future__ import annotations
 
+import html
 import json
 import math
-import html
 import re
 
 import pandas as pd
