@@ -148,7 +148,9 @@ def model_from_trace(trace: Trace, upto: int | None = None) -> ByteBpeModel:
     return ByteBpeModel(merges, tuple(vocab), trace.param("pattern"))
 
 
-def train_bytebpe(source: Source | Chunked, merges=None, vocab_size=None, pattern="gpt2", ties="first"):
+def train_bytebpe(
+    source: Source | Chunked, merges=None, vocab_size=None, pattern="gpt2", ties="first"
+):
     """Train to the end and keep the model."""
     return model_from_trace(
         trace_bytebpe(source, merges, vocab_size, pattern, ties, snapshot=False)
