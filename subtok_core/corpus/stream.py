@@ -87,7 +87,7 @@ def _next_cut(fh, target: int, marks: list[bytes], at_lines: bool, probe: int, s
         hits = [h for h in hits if h >= 0]
         if hits:
             return start + min(hits)
-        carry = window[len(window) - keep :] if keep else b""
+        carry = window[max(0, len(window) - keep) :] if keep else b""
         start += len(window) - len(carry)
 
 
@@ -156,12 +156,13 @@ def count_file(
     path: str | Path,
     split: Split,
     workers: int | None = None,
-    chunk_bytes: int = CHUNK_BYTES,
+    chunk_bytes: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> WordCounts:
     """The file's units with their counts, in first-appearance order (see the module
     docstring); `workers` processes (default: one per CPU; one piece or one worker runs
-    in this process), `progress(bytes done, bytes in all)` after each piece."""
+    in this process), pieces of `chunk_bytes` (default CHUNK_BYTES), `progress(bytes
+    done, bytes in all)` after each piece."""
     path = str(path)
     name = Path(path).name
     if not Path(path).is_file():
@@ -172,7 +173,7 @@ def count_file(
         raise ValueError(f"{name} is {wide} text, not UTF-8. Save it as UTF-8 and use that file.")
     if not head:
         raise ValueError(f"{name} is empty: it has no words.")
-    offsets = cuts(path, chunk_bytes, split.specials)
+    offsets = cuts(path, chunk_bytes or CHUNK_BYTES, split.specials)
     tasks = [(path, a, b, split) for a, b in zip(offsets, offsets[1:])]
     workers = max(1, min(workers or os.cpu_count() or 1, len(tasks)))
     total: Counter = Counter()
