@@ -189,7 +189,8 @@ def main() -> None:
             rows["ours"] = run(OURS, [str(path), str(args.vocab_size - 1), ours_out])
             info = rows["ours"][2]
             print(f"ours: {info['chunks']:,} pre-tokens, {info['distinct']:,} distinct; "
-                  f"counted in {info['count_s']:.1f} s, merged in {info['merge_s']:.1f} s")  # fmt: skip
+                  f"counted in {info['count_s']:.1f} s, "
+                  f"merged in {info['merge_s']:.1f} s")  # fmt: skip
         if args.only != "ours":
             theirs_out = str(Path(tmp) / "theirs.json")
             rows["tokenizers"] = run(THEIRS, [str(path), str(args.vocab_size), theirs_out])

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,12 +41,15 @@ PROBE = 64 * 1024  # bytes read at a time while looking for a safe cut
 @dataclass(frozen=True, slots=True)
 class Split:
     """How a piece of text becomes units: ``pattern`` (byte-level BPE: "gpt2", "cl100k",
-    "none") cuts each line with that pattern; None cuts words at whitespace (BPE), with
-    punctuation split off if ``split_punct``. ``specials`` are cut out first."""
+    "none", or "o200k" for subtok check) cuts each line with that pattern; None cuts words
+    at whitespace (BPE), with punctuation split off if ``split_punct``. ``specials`` are
+    cut out first; ``normal`` ("lower" or "NFKC") changes the text before (subtok check's
+    hypotheses)."""
 
     pattern: str | None = None
     split_punct: bool = False
     specials: tuple[str, ...] = ()
+    normal: str | None = None
 
     def __post_init__(self) -> None:
         if any(not s for s in self.specials):
@@ -118,19 +122,30 @@ def count_piece(path: str, start: int, end: int, split: Split) -> tuple[Counter,
 def count_text(text: str, split: Split) -> tuple[Counter, bool]:
     """The units of a text (see ``count_piece``): cut at the special tokens, then into
     words or, line by line, into the pattern's chunks."""
+    if split.normal:
+        text = text.lower() if split.normal == "lower" else unicodedata.normalize("NFKC", text)
     pieces = cut_at(split.specials)(text) if split.specials else [text]
     counts: Counter = Counter()
     if split.pattern is None:
         for piece in pieces:
             counts.update(split_words(piece, split.split_punct))
     else:
-        from ..bytebpe.patterns import compiled  # the regex module: byte-level only
-
-        find = compiled(split.pattern).findall
+        find = _finder(split.pattern)
         for piece in pieces:
             for line in _lines(piece):
                 counts.update(find(line))
     return counts, any(not piece.isspace() for piece in pieces if piece)
+
+
+def _finder(pattern: str) -> Callable[[str], list[str]]:
+    """The findall of a pre-split pattern (imported here: the regex module, byte-level)."""
+    if pattern == "o200k":
+        from ..check.hypotheses import O200K
+
+        return O200K.findall
+    from ..bytebpe.patterns import compiled
+
+    return compiled(pattern).findall
 
 
 def _lines(text: str):
