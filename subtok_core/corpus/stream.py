@@ -181,7 +181,9 @@ def count_file(
     path = str(path)
     name = Path(path).name
     if not Path(path).is_file():
-        raise ValueError(f"Unknown corpus {path!r}: use toy:NAME, sample:NAME or a .txt file.")
+        raise ValueError(
+            f"Unknown corpus {path!r}: use toy:NAME, sample:NAME or the path of a .txt file."
+        )
     with open(path, "rb") as fh:
         head = fh.read(4096)
     if wide := _wide_encoding(head):
