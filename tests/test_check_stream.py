@@ -73,3 +73,18 @@ def test_a_students_trainer_on_a_streamed_file(tmp_path, monkeypatch, capsys):
     status, verdict = check_json(argv, capsys)
     assert streamed.is_big(str(corpus))
     assert status == 0 and verdict["identical"] and verdict["merges"] == 270 - 257
+
+
+def test_kept_counts_follow_the_files_content(tmp_path):
+    """The counts kept for a file (streamed.FileCorpus) are keyed by its size and time of
+    change: a file written again is counted again; two files never share counts."""
+    from subtok_core.corpus.stream import Split
+
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    one.write_text("low low\n")
+    two.write_text("low low\n")
+    split = Split(None)
+    assert streamed.FileCorpus.of(str(one)).counts(split).items() == [("low", 2)]
+    one.write_text("low lower low\n")
+    assert streamed.FileCorpus.of(str(one)).counts(split).items() == [("low", 2), ("lower", 1)]
+    assert streamed.FileCorpus.of(str(two)).counts(split).items() == [("low", 2)]
