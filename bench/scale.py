@@ -158,7 +158,11 @@ def run(code: str, args: list[str]) -> tuple[float, int, dict]:
 
     watcher = threading.Thread(target=sample)
     watcher.start()
-    out, _ = child.communicate()
+    try:
+        out, _ = child.communicate()
+    finally:  # stopped (SIGTERM): stop the child too (its pool workers end with it)
+        if child.poll() is None:
+            child.terminate()
     wall = time.perf_counter() - start
     watcher.join()
     if child.returncode:
@@ -172,7 +176,12 @@ def main() -> None:
     parser.add_argument("--vocab-size", type=int, default=10_000)
     parser.add_argument("--only", choices=("ours", "tokenizers"), help="run one trainer")
     args = parser.parse_args()
+    import signal
+
     import tokenizers
+
+    # stopped with kill (SIGTERM): leave through the `with` below, which deletes the file
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
 
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
           f"tokenizers {tokenizers.__version__}")  # fmt: skip
@@ -184,26 +193,31 @@ def main() -> None:
               f"{made['pool_lines']:,} lines of gensim's test data "
               f"(made in {time.perf_counter() - start:.0f} s)")  # fmt: skip
         rows = {}
+        print(f"\nbyte-level BPE to {args.vocab_size:,} on {made['mb']:,.0f} MB:")
+        print(f"{'':<12} {'wall s':>8} {'peak MB':>9}", flush=True)
         if args.only != "tokenizers":
             ours_out = str(Path(tmp) / "ours.json")
             rows["ours"] = run(OURS, [str(path), str(args.vocab_size - 1), ours_out])
             info = rows["ours"][2]
-            print(f"ours: {info['chunks']:,} pre-tokens, {info['distinct']:,} distinct; "
+            show("ours", rows["ours"])
+            print(f"  {info['chunks']:,} pre-tokens, {info['distinct']:,} distinct; "
                   f"counted in {info['count_s']:.1f} s, "
-                  f"merged in {info['merge_s']:.1f} s")  # fmt: skip
+                  f"merged in {info['merge_s']:.1f} s", flush=True)  # fmt: skip
         if args.only != "ours":
             theirs_out = str(Path(tmp) / "theirs.json")
             rows["tokenizers"] = run(THEIRS, [str(path), str(args.vocab_size), theirs_out])
-        print(f"\nbyte-level BPE to {args.vocab_size:,} on {made['mb']:,.0f} MB:")
-        print(f"{'':<12} {'wall s':>8} {'peak MB':>9}")
-        for name, (wall, peak, _) in rows.items():
-            print(f"{name:<12} {wall:8.1f} {peak / 1024 / 1024:9.0f}")
+            show("tokenizers", rows["tokenizers"])
         if len(rows) == 2:
             ratio = rows["ours"][0] / rows["tokenizers"][0]
             print(f"{'ours/theirs':<12} {ratio:7.2f}x  target <= 1.5x, ours under 1,024 MB")
             k, ours_k, theirs_k = agreed(ours_out, theirs_out)
             print(f"merges: the first {k:,} agree; then ours {ours_k}, tokenizers' {theirs_k}")
         print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+def show(name: str, row: tuple[float, int, dict]) -> None:
+    wall, peak, _ = row
+    print(f"{name:<12} {wall:8.1f} {peak / 1024 / 1024:9.0f}", flush=True)
 
 
 def agreed(ours_path: str, theirs_path: str) -> tuple[int, tuple, tuple]:
