@@ -14,6 +14,7 @@ class Page(NamedTuple):
     url_path: str  # the address, /url_path
     trains: bool = True  # whether the page trains runs that `subtok warm` can keep
     polls: bool = False  # whether its step view asks the class a question (and moves the room)
+    exercise: bool = False  # whether it sets the class an exercise (and moves the room itself)
 
 
 PAGES = (
@@ -24,7 +25,9 @@ PAGES = (
     Page("lessons/unigram/page.py", "Unigram LM", ":material/content_cut:", "unigram", polls=True),
     Page("lessons/sage/page.py", "SaGe", ":material/hub:", "sage"),
     Page("lessons/compare/page.py", "Compare", ":material/compare:", "compare"),
-    Page("lessons/check/page.py", "Check your BPE", ":material/fact_check:", "check"),
+    Page(
+        "lessons/check/page.py", "Check your BPE", ":material/fact_check:", "check", exercise=True
+    ),
     Page("lessons/vocab/page.py", "Inside a vocabulary", ":material/dictionary:", "vocab"),
     Page("lessons/notes/page.py", "Notes on the material", ":material/rule:", "notes", False),
     # last: a student's page, reached by the link or QR code of a class poll, listed for

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lessons.check import views
+from lessons.check import classwork, views
 from lessons.ui.address import choice_box
 from lessons.ui.corpus import DEFAULT_TEXT, TEXT, corpus_label
 from lessons.ui.escape import as_text
@@ -90,6 +90,9 @@ own = ""
 if name == TEXT:
     own = st.text_area("The text you trained on", DEFAULT_TEXT, key=widget_key(PAGE, "own"))
 
+settings = (bytelevel, marker, pattern, ties, specials)
+classwork.teacher_side(name, ex, settings)  # a teacher's class: set it as an exercise
+
 st.header("Your merges")
 left, right = st.columns(2)
 upload = left.file_uploader("Upload a merges file", key=widget_key(PAGE, "upload"))
@@ -104,7 +107,6 @@ if upload is not None:
 elif pasted.strip():
     text = pasted
 
-settings = (bytelevel, marker, pattern, ties, specials)
 if text:
     failed = None
     with st.status("Checking your merges...") as status:  # each phase's sentence its label

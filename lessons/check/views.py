@@ -94,21 +94,27 @@ def evidence(d: Difference) -> None:
     st.dataframe(frame, hide_index=True, width="stretch")
 
 
+def lesson_address(name: str, settings: tuple, merge: int, ties: str) -> tuple[str, str, dict, str]:
+    """Where a difference at `merge` is seen in a lesson: (the page's file, its address,
+    the query, the tie rule it opens with): /bpe (or /bytebpe) at that merge on the same
+    settings; the lessons have no greatest-pair rule (nor 'auto'), so they open with
+    'first' then."""
+    bytelevel, marker, pattern, _ties, _specials = settings
+    lesson_ties = ties if ties in ("first", "lex", "tokenizers") else "first"
+    params = {"corpus": name, "ties": lesson_ties, "merges": str(max(merge, 10)),
+              "step": str(merge)}  # fmt: skip
+    if bytelevel:
+        params |= {"pattern": pattern, "bytes": "gpt2"}
+        return "lessons/bytebpe/page.py", "/bytebpe", params, lesson_ties
+    params["marker"] = marker
+    return "lessons/bpe/page.py", "/bpe", params, lesson_ties
+
+
 def lesson_link(name: str, settings: tuple, d: Difference, ties: str | None = None) -> None:
     """A link opening /bpe (or /bytebpe) at the merge that differs, on the same settings
     (`ties`: the rule the check used; the lessons have no greatest-pair rule)."""
-    bytelevel, marker, pattern, ties_set, specials = settings
-    ties = ties or ties_set
-    lesson_ties = ties if ties in ("first", "lex", "tokenizers") else "first"
-    params = {"corpus": name, "ties": lesson_ties, "merges": str(max(d.merge, 10)),
-              "step": str(d.merge)}  # fmt: skip
-    if bytelevel:
-        params |= {"pattern": pattern, "bytes": "gpt2"}
-    else:
-        params["marker"] = marker
-    page, title = (
-        ("lessons/bytebpe/page.py", "/bytebpe") if bytelevel else ("lessons/bpe/page.py", "/bpe")
-    )
+    ties = ties or settings[3]
+    page, title, params, lesson_ties = lesson_address(name, settings, d.merge, ties)
     st.page_link(page, label=f"Open {title} at merge {d.merge}", icon=":material/open_in_new:",
                  query_params=params)  # fmt: skip
     if lesson_ties != ties:
@@ -116,7 +122,7 @@ def lesson_link(name: str, settings: tuple, d: Difference, ties: str | None = No
             f"The lessons have no tie rule '{ties}': the link opens them with 'first', so "
             "their merges may differ from the reference here at a tie."
         )
-    if specials:
+    if settings[4]:
         st.caption(
             "The byte-level lesson has no special tokens: it reads them as text, so its "
             "merges there may differ from the reference here."

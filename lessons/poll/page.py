@@ -18,6 +18,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from lessons.check import classwork
 from lessons.poll import student as anonymous
 from lessons.ui.chips import show_corpus
 from lessons.ui.keys import widget_key
@@ -200,6 +201,9 @@ def main() -> None:
             "Your teacher's screen has not been seen for a minute: this page keeps looking "
             "and follows again as soon as it is back."
         )
+    if room.view.get("kind") == "exercise":  # /check set to the class
+        classwork.student_side(room, current, student)
+        return
     if not room.algorithm:
         st.subheader(f"Your teacher is showing {room.title or room.page}")
         st.info("Nothing is asked now: look at your teacher's screen. This page follows it.")

@@ -10,7 +10,8 @@ again (subtok_core.rooms.RoomStore.teacher_room).
 
 Every page of a browser holding a key runs `page_hook` (app.py, before the page): on a page
 with no poll question (home, compare, SaGe, ...) the room names that page; on BPE,
-WordPiece and Unigram the page's step view calls `follow_lesson` with its run and step.
+WordPiece and Unigram the page's step view calls `follow_lesson` with its run and step, and
+/check calls `follow_page` with the exercise it sets the class (lessons/check/classwork.py).
 Either writes only when something changed (one comparison in the session otherwise); a
 small fragment in the sidebar is the heartbeat (the room's `seen` time, at most every
 HEARTBEAT seconds) and notices a class ended in another tab.
@@ -42,6 +43,8 @@ WHOLE = "poll_teacher_whole"  # session: a room just opened, in a fragment: run 
 HEARTBEAT = 15  # seconds between two heartbeats of an open teacher's page
 # pages whose step view calls follow_lesson (the merge lessons and Unigram)
 POLL_PAGES = {page.url_path for page in pages.PAGES if page.polls}
+# pages that move the room themselves: the polls' step views, /check's class exercise
+SELF_MOVING = POLL_PAGES | {page.url_path for page in pages.PAGES if page.exercise}
 STUDENT_PAGES = {"join"}  # a teacher trying the students' page does not move the class
 
 log = logging.getLogger("subtok.poll")
@@ -188,15 +191,26 @@ def page_hook(url_path: str) -> None:
         if st.session_state.get(ROOM) is None:
             room()
         name = url_path or pages.HOME.url_path  # the default page runs at /
-        if name not in POLL_PAGES | STUDENT_PAGES and st.session_state.get(ROOM):
-            link = page_link(url_path)
-            _write((st.session_state[ROOM], name, link), {"kind": "page"},
-                   page=name, title=title_of(name), algorithm="", corpus="",
-                   corpus_print="", run="", link=link, share=False, step=0)  # fmt: skip
+        if name not in SELF_MOVING | STUDENT_PAGES:
+            follow_page(name, page_link(url_path))
         with st.sidebar:
             heartbeat()
     except (SQLAlchemyError, ValueError) as err:
         log.warning("the class poll's room could not follow the teacher's page: %s", err)
+
+
+def follow_page(
+    name: str, link: str, view: dict | None = None, run: str = "", corpus: str = ""
+) -> None:
+    """The teacher's page `name` (address `link`) asks no step question: the room names
+    it, and what phones show of it (`view`: by default only that the teacher shows the
+    page; /check's class exercise gives its exercise, of run `run`, on corpus `corpus`)."""
+    if not st.session_state.get(ROOM):
+        return
+    view = view or {"kind": "page"}
+    _write((st.session_state[ROOM], name, link, run), view, page=name, title=title_of(name),
+           algorithm="", corpus=corpus, corpus_print="", run=run, link=link, share=False,
+           step=0)  # fmt: skip
 
 
 @st.fragment(run_every=HEARTBEAT)
