@@ -4,7 +4,6 @@ charts keep their axis titles and legends on a phone."""
 from __future__ import annotations
 
 import re
-
 from urllib.parse import urlsplit
 
 import pytest
