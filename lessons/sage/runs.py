@@ -90,7 +90,9 @@ def follow(wanted: dict, keys: list, what: str, part: str) -> dict | None:
     with a moving bar each (the phase, its progress, the time so far) and a Stop button
     (`part` names it). None after Stop, and on every run of the page after it until "Run
     again" (run_again): every run of the session is cancelled, and the steps each had
-    finished are kept (kept_steps)."""
+    finished are kept (kept_steps). Streamlit's own Stop (top right) ends the same way, a
+    moment later (after_stop). A wait that ends with every run done runs the page again,
+    which then finds them in the store."""
     store = trace_store()
     found = {k: store.cached(k, wanted[k][1]) for k in keys}
     missing = [k for k in keys if found[k] is None]
