@@ -24,7 +24,7 @@ from __future__ import annotations
 from .builtin import CorpusInfo, is_toy, list_corpora, load, load_lines, toy_names
 from .exercises import exercise_names, file_lines, is_exercise
 from .files import DATA_DIR, MAX_BYTES, decode_upload
-from .kept import sample_counts
+from .kept import sample_counts, sample_lines_print
 from .samples import sample_lines
 from .tables import from_pairs
 from .words import (
@@ -55,6 +55,7 @@ __all__ = [
     "load",
     "load_lines",
     "sample_counts",
+    "sample_lines_print",
     "sample_lines",
     "split_words",
     "toy_names",

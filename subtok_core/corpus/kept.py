@@ -17,12 +17,10 @@ import functools
 from .samples import SAMPLES, WIKI_TEXT_VERSION, _gensim_data, sample_lines
 from .words import WordCounts, count_lines
 
-KIND = "sample words"  # the first item of the disk cache's key
 
-
-def _key(key: str, split_punct: bool) -> tuple:
+def _key(what: str, key: str, split_punct: bool) -> tuple:
     stat = (_gensim_data() / SAMPLES[key][1]).stat()
-    return (KIND, SAMPLES[key][1], stat.st_size, stat.st_mtime_ns, WIKI_TEXT_VERSION,
+    return (what, SAMPLES[key][1], stat.st_size, stat.st_mtime_ns, WIKI_TEXT_VERSION,
             split_punct)  # fmt: skip
 
 
@@ -33,33 +31,66 @@ def _counted(key: str, split_punct: bool) -> tuple[WordCounts, str]:
     return wc, fingerprint(wc)
 
 
-def sample_counts(key: str, split_punct: bool = False) -> tuple[WordCounts, str]:
-    """The word counts of the sample `key` (enwiki, lee, crime) and their fingerprint
-    (keys.fingerprint), read from the disk cache when kept there, else counted and kept;
-    once per process and cache directory (both are immutable: shared, not copied)."""
-    if key not in SAMPLES:
-        raise ValueError(f"Unknown sample {key!r}; the samples are {', '.join(SAMPLES)}.")
-    from .. import diskcache
+def _lines_print(key: str) -> str:
+    from ..keys import fingerprint
 
-    return _remembered(key, split_punct, diskcache.directory_from_env())
+    return fingerprint(tuple(sample_lines(key)))
 
 
-@functools.lru_cache(maxsize=8)
-def _remembered(key: str, split_punct: bool, directory) -> tuple[WordCounts, str]:
-    from .. import diskcache, plaindata
-
-    cache = diskcache.from_env()
-    if cache is None or cache.directory != directory:
-        return _counted(key, split_punct)
-    where = _key(key, split_punct)
-    found = cache.load(where)
-    if (
+def _is_counts(found) -> bool:
+    return (
         isinstance(found, tuple | list)
         and len(found) == 2
         and isinstance(found[0], WordCounts)
         and isinstance(found[1], str)
-    ):
-        return found[0], found[1]
-    counted = _counted(key, split_punct)
-    cache.save(where, plaindata.encode(counted))  # a full or read-only disk: a log line
-    return counted
+    )
+
+
+KINDS = {  # what is kept: how it is made from the sample, and what a kept value must be
+    "sample words": (_counted, _is_counts),
+    "sample lines print": (lambda key, split_punct: _lines_print(key),
+                           lambda found: isinstance(found, str)),
+}  # fmt: skip
+
+
+def _check(key: str) -> None:
+    if key not in SAMPLES:
+        raise ValueError(f"Unknown sample {key!r}; the samples are {', '.join(SAMPLES)}.")
+
+
+def sample_counts(key: str, split_punct: bool = False) -> tuple[WordCounts, str]:
+    """The word counts of the sample `key` (enwiki, lee, crime) and their fingerprint
+    (keys.fingerprint), read from the disk cache when kept there, else counted and kept;
+    once per process and cache directory (both are immutable: shared, not copied)."""
+    from .. import diskcache
+
+    _check(key)
+    found = _remembered("sample words", key, split_punct, diskcache.directory_from_env())
+    return found[0], found[1]
+
+
+def sample_lines_print(key: str) -> str:
+    """The fingerprint of the sample's lines as a tuple (what a page hashes to key the
+    measures on it), kept like sample_counts: a page whose tables are all kept then reads
+    no line of the sample."""
+    from .. import diskcache
+
+    _check(key)
+    return _remembered("sample lines print", key, False, diskcache.directory_from_env())
+
+
+@functools.lru_cache(maxsize=16)
+def _remembered(what: str, key: str, split_punct: bool, directory):
+    from .. import diskcache, plaindata
+
+    make, good = KINDS[what]
+    cache = diskcache.from_env()
+    if cache is None or cache.directory != directory:
+        return make(key, split_punct)
+    where = _key(what, key, split_punct)
+    found = cache.load(where)
+    if good(found):
+        return tuple(found) if isinstance(found, list) else found
+    made = make(key, split_punct)
+    cache.save(where, plaindata.encode(made))  # a full or read-only disk: a log line
+    return made
