@@ -50,14 +50,17 @@ def train_sentencepiece(lines: list[str], vocab_size: int, model_type: str, **ex
     import sentencepiece as spm
 
     model = io.BytesIO()
+    options = {
+        "character_coverage": 1.0,
+        "max_sentence_length": max(len(line.encode()) for line in lines) + 1,
+        "minloglevel": 2,
+        **extra,
+    }
     spm.SentencePieceTrainer.train(
         sentence_iterator=iter(lines),
         model_writer=model,
         model_type=model_type,
         vocab_size=vocab_size,
-        character_coverage=1.0,
-        max_sentence_length=max(len(line.encode()) for line in lines) + 1,
-        minloglevel=2,
-        **extra,
+        **options,
     )
     return model.getvalue()

@@ -18,6 +18,9 @@ tables it read from the disk cache and how many it computed (subtok_core.store's
     python bench/restart.py --repeat 3 "/bpe?corpus=toy:low-lower&step=3"
 
 Target (issue 27): every README link under 3 s on this 2-core machine, the floor about 2 s.
+Issue 39: Compare with three trained tokenizers on enwiki is one of the README's links
+(so `warm --readme` and this bench cover it); it read and counted the sample on every
+restart before its words and fingerprints were kept on disk (subtok_core/corpus/kept.py).
 A timing depends on the machine's load: the report prints the load average beside it.
 """
 

@@ -1,12 +1,16 @@
 """axe-core in the browser tests: inject the engine into a Playwright page, run it, and keep
 the serious and critical violations, less the few exceptions listed (and justified) here.
 
-The engine is the `axe.min.js` that the PyPI package axe-playwright-python ships (in the
-test extras): installed once, it works offline. We only read its file; the run is ours.
+The engine is npm's axe-core, pinned to its newest release in tests/axe/package.json and
+installed by the README's test command (`npm ci --prefix tests/axe`): installed once, it
+works offline. Newer releases flag more (4.14's svg-img-alt found an unnamed Vega mark
+layer that 4.12, the one axe-playwright-python bundles, let pass), so the pin is what the
+pages are held to. We only read its file; the run is ours.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from playwright.sync_api import Page
@@ -23,13 +27,22 @@ SEVERE = ("serious", "critical")
 WAIVERS: list[dict[str, str]] = []
 
 
-def axe_js() -> Path:
-    """The axe-core engine shipped by axe-playwright-python (a test extra)."""
-    import axe_playwright_python
+AXE_DIR = Path(__file__).parent / "axe"
 
-    path = Path(axe_playwright_python.__file__).parent / "axe.min.js"
-    if not path.exists():  # pragma: no cover - a broken install
-        raise FileNotFoundError(f"axe-core is missing at {path}: pip install -e '.[test]'")
+
+def axe_version() -> str:
+    """The axe-core release tests/axe/package.json pins."""
+    return json.loads((AXE_DIR / "package.json").read_text())["dependencies"]["axe-core"]
+
+
+def axe_js() -> Path:
+    """The pinned axe-core engine, as `npm ci --prefix tests/axe` installs it."""
+    path = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not path.exists():
+        raise FileNotFoundError(
+            f"axe-core is missing at {path}: install it with npm ci --prefix tests/axe "
+            "(the README's test command does)."
+        )
     return path
 
 

@@ -54,7 +54,10 @@ def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -
     st.caption(viz_languages.HOW_TO_READ)
     wide = table.pivot(index="language", columns="tokenizer", values="premium")
     wide = wide.loc[list(languages.NAMES.values()), [labels[k] for k in kinds]]
-    st.dataframe(wide.style.format("{:.2f}"))
+    # formatted by the grid, not a pandas Styler: importing it and compiling its templates
+    # cost a restarted server's first Compare some 0.3 s
+    two = st.column_config.NumberColumn(format="%.2f")
+    st.dataframe(wide, column_config=dict.fromkeys(wide.columns, two))
     premium_unknown_note(table)
     information.fairness_view(table)
 

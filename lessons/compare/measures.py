@@ -14,7 +14,7 @@ from lessons.compare import information
 from lessons.compare.models import PAGE, label
 from lessons.ui import cached
 from lessons.ui.keys import widget_key
-from lessons.ui.shipped import shipped_lines
+from lessons.ui.shipped import shipped_lines, shipped_print
 from lessons.ui.store import derived, fingerprint, trace_store
 from subtok_core import compare, corpus, parallel
 from subtok_core import measure as metrics
@@ -25,14 +25,15 @@ SAME = "the training corpus"
 WINDOW = 5  # neighbours within 5 tokens on each side, as the SaGe paper
 
 
-def measure_lines(name: str, measure: str, wc) -> tuple[tuple[str, ...], str]:
-    """The running text the charts are measured on (lines keep word order), and its
-    fingerprint: a shipped sample's or a toy's is its name, hashed once."""
+def measure_lines(name: str, measure: str, wc) -> tuple[Callable[[], tuple[str, ...]], str]:
+    """The running text the charts are measured on (lines keep word order), as a function
+    that reads it (only a table not kept needs it), and its fingerprint: a shipped
+    sample's or a toy's hashed once (a sample's kept on disk)."""
     source = name if measure == SAME else measure
     if corpus.is_toy(source) or source.startswith("sample:"):
-        return shipped_lines(source)
+        return (lambda: shipped_lines(source)[0]), shipped_print(source)
     lines = tuple(" ".join([word] * count) for word, count in wc.items())
-    return lines, fingerprint(lines)
+    return (lambda: lines), fingerprint(lines)
 
 
 class Encodings:
@@ -40,13 +41,13 @@ class Encodings:
     tables are all kept (lessons.ui.store.derived) neither reads nor encodes the corpus (on a
     real sample, reading the encodings back from disk was about 1 s of a restart)."""
 
-    def __init__(self, models: dict, keys: dict, lines) -> None:
+    def __init__(self, models: dict, keys: dict, lines: Callable[[], tuple[str, ...]]) -> None:
         self.models, self.keys, self.lines = models, keys, lines
         self._found: dict[str, metrics.Tokenized] | None = None
 
     def __getitem__(self, kind: str) -> metrics.Tokenized:
         if self._found is None:
-            self._found = tokenized(self.models, self.keys, self.lines)
+            self._found = tokenized(self.models, self.keys, self.lines())
         return self._found[kind]
 
 
@@ -121,7 +122,7 @@ def chart(
 def charts(models: dict, prints: dict, measured: tuple, names: list[str]) -> dict:
     """The measures of each model (`prints`: their fingerprints) on `lines`, cached by the
     fingerprint of both: SaGe's numbers follow the vocabulary this session trained."""
-    lines, lines_print = measured  # measure_lines: the lines and their fingerprint
+    lines, lines_print = measured  # measure_lines: the lines (read when used), their print
     keys = {k: fingerprint(prints[k], lines_print) for k in models}
     toks = Encodings(models, keys, lines)
     per = {label(k): tables(k, keys[k], m, toks) for k, m in models.items()}

@@ -12,6 +12,8 @@ from lessons.ui.keys import widget_key
 from lessons.ui.store import derived, fingerprint
 from subtok_core import compare
 from subtok_core.charts import morphology as viz_morphology
+from subtok_core.charts import words as viz_words
+from subtok_core.charts.morphology import MEASURES
 from subtok_core.measure import morphology
 from subtok_core.measure.tokenized import bare, segmenter_of
 from subtok_core.notes import bostrom
@@ -187,10 +189,16 @@ def morphology_view(models: dict, prints: dict, labels: dict, names: list, where
 
     def summary() -> None:
         table = morphology.summary(results)
-        chart = lambda: viz_morphology.alignment_chart(table, names=names)  # noqa: E731
-        cached.figure(run, ("morphology",), chart)  # its spec kept on disk too
-        st.caption(viz_morphology.HOW_TO_READ)
-        st.dataframe(table.style.format(precision=3, na_rep="undefined"), hide_index=True)
+        if viz_morphology.drawable(table):
+            chart = lambda: viz_morphology.alignment_chart(table, names=names)  # noqa: E731
+            cached.figure(run, ("morphology",), chart)  # its spec kept on disk too
+            st.caption(viz_morphology.HOW_TO_READ)
+        else:  # no bar to draw (and no empty chart for a screen reader to stumble on)
+            st.write(f"No chart: {viz_words.alignment(table)}")
+        three = st.column_config.NumberColumn(format="%.3f")  # no Styler (languages.py)
+        st.dataframe(table, column_config=dict.fromkeys(MEASURES, three), hide_index=True)
+        if table[list(MEASURES)].isna().to_numpy().any():
+            st.caption("An empty cell is undefined: that tokenizer made no cut to score.")
         of = _of_paper(models)
         pick = [results[labels[of[method]]] if method in of else None for method in PAPER]
         st.info(morphology.verdict(*pick, where))

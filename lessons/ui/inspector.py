@@ -141,12 +141,13 @@ def card_corpus(name: str, size: int, corpus_print: str) -> tuple[dict | None, s
     the same words (the named corpus unedited, split at spaces only), so an id is the
     same token there; else None, and why not in words."""
     from lessons.ui import corpus as c
+    from lessons.ui.store import fingerprint
 
     if name == c.TEXT:
         return None, "your own text, which no address carries"
     if name == c.UPLOAD:
         return None, "an uploaded file, which no address carries"
-    plain = c.sample_print(name, False) if c.is_sample(name) else c.fingerprint(c.cached_load(name))
+    plain = c.sample_print(name, False) if c.is_sample(name) else fingerprint(c.cached_load(name))
     if corpus_print != plain:
         why = "with punctuation split off" if c.is_sample(name) else "as you edited its table"
         return None, f"{name} {why}, which the address does not carry"

@@ -9,6 +9,11 @@ import streamlit as st
 
 from lessons.ui import cached
 from lessons.ui.store import run_key
+from subtok_core.unigram.em_coverage import (
+    DEFAULT_COVERAGE,
+    SENTENCEPIECE_COVERAGE,
+    rare_characters,
+)
 from subtok_core.unigram.em_seed import MAX_PIECE_LEN, SEED_SIZE, SeedSteps, seed_steps
 
 SEED_ROWS = 100  # the best substrings by score shown, candidates or not
@@ -25,19 +30,29 @@ def seed_panel(wc, trace) -> None:
     cached.drawn(
         run_key(trace),
         ("unigram seed",),
-        lambda: seed_view(seed_steps(wc, "sow", seed_size, max_len, SEED_ROWS), seed_size, max_len),
-    )
+        lambda: seed_view(
+            seed_steps(wc, "sow", seed_size, max_len, SEED_ROWS), seed_size, max_len,
+            len(rare_characters(wc, "sow", SENTENCEPIECE_COVERAGE)),
+        ),
+    )  # fmt: skip
 
 
-def seed_view(steps: SeedSteps, seed_size: int, max_len: int) -> None:
+def seed_view(steps: SeedSteps, seed_size: int, max_len: int, rare: int) -> None:
+    """`rare`: how many characters sentencepiece's default coverage would leave out."""
     st.subheader("How the seed is made")
     st.markdown(
-        f"1. Every character is a piece: **{steps.chars:,}** characters, ▁ included.\n"
+        f"1. Every character is a piece: **{steps.chars:,}** characters, ▁ included "
+        f"(character coverage {DEFAULT_COVERAGE:g}: every character of the corpus. "
+        f"SentencePiece's default, {SENTENCEPIECE_COVERAGE:g}, keeps the most frequent "
+        f"characters that cover {SENTENCEPIECE_COVERAGE:.2%} of the text and reads the "
+        f"others as unknown: on this corpus it would leave out **{rare:,}**).\n"
         f"2. The words (each with ▁ in front) have **{steps.substrings:,}** different "
         f"substrings of 2 to {max_len} characters (a piece never mixes scripts, and ▁ only "
         f"starts one); **{steps.seen_twice:,}** of them occur at least twice in the text.\n"
         "3. A substring is a **candidate** when two different characters follow it somewhere "
-        "(after a word's last character come the next word's ▁ or the end of a line). One "
+        "(after a word's last character come the next word's ▁ or the end of a line; as in "
+        "SentencePiece, two characters whose UTF-8 codes start with the same byte, such as "
+        "é and ü, count as one). One "
         "always followed by the same character is no candidate: the longer substring is "
         f"just as frequent. **{steps.candidates:,}** candidates.\n"
         "4. Each candidate's **score** is its frequency x its length (the characters it "

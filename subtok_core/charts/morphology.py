@@ -43,9 +43,28 @@ def alignment_long(table: pd.DataFrame) -> pd.DataFrame:
     return long.sort_values(["rank", "order"]).drop(columns="rank").reset_index(drop=True)
 
 
+def drawable(table: pd.DataFrame) -> bool:
+    """Whether some tokenizer has a measure to draw: with none (no gold word scored) the
+    chart would be an empty layer of bars, an unnamed graphic to a screen reader (axe-core
+    4.14's svg-img-alt), so the page says the sentence alone."""
+    return bool(table[list(MEASURES)].notna().to_numpy().any())
+
+
 def alignment_chart(table: pd.DataFrame, names: Sequence[str] | None = None) -> alt.LayerChart:
-    """Grouped bars, one group per measure, one bar per tokenizer, labelled with the value."""
-    long = alignment_long(table)
+    """Grouped bars, one group per measure, one bar per tokenizer, labelled with the value;
+    a measure left undefined (no gold word scored) has no bar.
+
+    >>> nan = float("nan")
+    >>> table = pd.DataFrame({"tokenizer": ["BPE", "Unigram"], "precision": [nan, 0.5],
+    ...                       "recall": [nan, 0.7], "F1": [nan, 0.58], "right cuts": [0, 7]})
+    >>> drawable(table), drawable(table.iloc[:1])
+    (True, False)
+    >>> {row["tokenizer"] for row in alignment_chart(table).to_dict()["datasets"].popitem()[1]}
+    {'Unigram'}
+    """
+    if not drawable(table):
+        raise ValueError("No tokenizer scored a gold word: there is no bar to draw.")
+    long = alignment_long(table).dropna(subset=["value"])
     color, scale = _color(long, names)
     base = alt.Chart(long).encode(
         x=alt.X("measure:N", sort=list(MEASURES), title=None, axis=alt.Axis(labelAngle=0)),

@@ -13,6 +13,7 @@ The package by job (the names most of the code uses are importable from here):
   line's ``subtok train bpe|bytebpe`` and ``subtok check``)
 - ``builtin.py``: the corpora by name (toy:, sample:, exercise:, a path), their lines
 - ``samples.py``: the real samples that ship with gensim
+- ``kept.py``: a sample's word counts and fingerprint, kept in the disk cache
 - ``exercises.py``: the exercise corpora of ``subtok check``
 
 >>> wc = from_text("the cat and the hat")
@@ -25,6 +26,7 @@ from __future__ import annotations
 from .builtin import CorpusInfo, is_toy, list_corpora, load, load_lines, toy_names
 from .exercises import exercise_names, file_lines, is_exercise
 from .files import DATA_DIR, MAX_BYTES, decode_upload
+from .kept import sample_counts, sample_lines_print
 from .samples import sample_lines
 from .tables import from_pairs
 from .words import (
@@ -54,6 +56,8 @@ __all__ = [
     "list_corpora",
     "load",
     "load_lines",
+    "sample_counts",
+    "sample_lines_print",
     "sample_lines",
     "split_words",
     "toy_names",

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 from .exercises import EXERCISE, exercise, exercise_names, file_lines, is_exercise
 from .files import DATA_DIR, _read_path
+from .kept import sample_counts
 from .samples import SAMPLES, sample_lines
 from .tables import from_pairs
-from .words import WordCounts, count_lines, from_text
+from .words import WordCounts, from_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +105,8 @@ def load(name: str, split_punct: bool = False, *, allow_paths: bool = False) -> 
         if "counts" in entry:
             return from_pairs(entry["counts"], name)
         return from_text(entry["text"], split_punct, name)
-    if name.startswith("sample:"):
-        return count_lines(load_lines(name), split_punct, name)
+    if name.startswith("sample:"):  # counted once, then read from the disk cache
+        return sample_counts(name.removeprefix("sample:"), split_punct)[0]
     if is_exercise(name):
         return from_text(exercise(name)[1], split_punct, name)
     return from_text(_read_path(name, allow_paths), split_punct, name)

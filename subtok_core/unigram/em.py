@@ -59,6 +59,7 @@ import numpy as np
 from ..corpus import WordCounts
 from ..records import SOW
 from .em_arrays import Best
+from .em_coverage import DEFAULT_COVERAGE
 from .em_prune import DESIRED_MARGIN, piece_losses, schedule
 from .em_seed import MAX_PIECE_LEN, SEED_SIZE, Seed, build_seed
 from .records import PieceRow, UnigramStart, UnigramStep, WordBest
@@ -66,6 +67,7 @@ from .records import PieceRow, UnigramStart, UnigramStep, WordBest
 COMPACT_ROWS = 50  # vocab rows kept per step in compact traces (all rows on the last step)
 COMPACT_MORE = 20  # removal rows kept beyond the removed pieces in compact traces
 MARKERS = ("sow", "none")
+UNK = "<unk>"  # a character beyond the coverage, in a segmentation
 CHAR_FLOOR = 1e-10  # no character's probability falls below this: words stay segmentable
 DEAD_EDGES = 0.4  # the lattices drop removed pieces' edges once they are this share
 
@@ -126,13 +128,14 @@ class EmRun:
         max_piece_len: int = MAX_PIECE_LEN,
         marker: str = "sow",
         snapshot: bool = False,
+        character_coverage: float = DEFAULT_COVERAGE,
     ) -> None:
         _check(wc, vocab_size, seed_size, shrinking_factor, em_iterations, max_piece_len, marker)
         self.wc, self.vocab_size, self.snapshot = wc, vocab_size, snapshot
         self.shrinking_factor, self.em_iterations = shrinking_factor, em_iterations
-        seed = build_seed(wc, marker, seed_size, max_piece_len)
+        seed = build_seed(wc, marker, seed_size, max_piece_len, character_coverage)
         self._pieces, self._lat = seed.pieces, seed.lattices
-        self._weights = np.asarray(wc.counts, dtype=float)
+        self._weights, self._owner = seed.weights, seed.owner  # per lattice (em_coverage)
         self._is_char = np.arange(len(seed.pieces)) < seed.n_chars
         self._alive = np.ones(len(seed.pieces), dtype=bool)
         start_probs = np.exp(seed.logp)  # the seed's scores, characters floored as in M-steps
@@ -145,10 +148,10 @@ class EmRun:
         self._final = (self._sizes[-1] if self._sizes else len(seed.pieces)) > vocab_size
         rounds = len(self._sizes) + 1
         self.expected_steps = 2 * rounds * em_iterations + len(self._sizes) + 3 * self._final
-        self.start = self._start(seed, max_piece_len)
+        self.start = self._start(seed, max_piece_len, character_coverage)
         self.stop_reason, self.truncated = "", False
 
-    def _start(self, seed: Seed, max_piece_len: int) -> UnigramStart:
+    def _start(self, seed: Seed, max_piece_len: int, coverage: float) -> UnigramStart:
         probs = np.exp(self._logp)
         # Python floats by tolist: a hundred thousand rows, numpy scalars one by one are slow
         rows = tuple(map(PieceRow, seed.pieces, seed.freq.tolist(), probs.tolist()))
@@ -158,6 +161,11 @@ class EmRun:
             "followed by at least two different characters: at a word's end the next word's ▁ "
             f"and the end of a line count as characters), {len(rows):,} pieces."
         )
+        if seed.rare:
+            text += (
+                f" Character coverage {coverage:g}: the {len(seed.rare)} rarest "
+                f"characters ({' '.join(seed.rare)}) are in no piece and read as {UNK}."
+            )
         return UnigramStart(self.wc.words, self.wc.counts, seed.alphabet, rows, text)
 
     def steps(self) -> Iterator[UnigramStep]:
@@ -303,11 +311,21 @@ class EmRun:
         lat = self._lat
         if self._best is None:
             self._best = lat.viterbi(self._logp, count_paths=True)
-        best, found = self._best, [[] for _ in self.wc.words]
+        best, found = self._best, [[] for _ in self._owner]
         for edge in lat.best_edges(best):
             found[lat.lat[edge]].append(self._pieces[lat.piece[edge]])
         ends = lat.node0 + lat.lengths
+        # a word cut at its rare characters (em_coverage): its parts joined by <unk>, the
+        # parts' scores summed and their numbers of best paths multiplied
+        n = len(self.wc)
+        pieces, score, paths = [[] for _ in range(n)], [0.0] * n, [1] * n
+        begun = [False] * n
+        for w, part, e in zip(self._owner.tolist(), found, ends):
+            pieces[w] += [UNK, *part] if begun[w] else part
+            begun[w] = True
+            score[w] += float(best.score[e])
+            paths[w] *= int(round(best.paths[e]))
         return tuple(
-            WordBest(w, c, tuple(p), float(best.score[e]), max(int(round(best.paths[e])) - 1, 0))
-            for w, c, p, e in zip(self.wc.words, self.wc.counts, found, ends)
+            WordBest(w, c, tuple(p), s, max(k - 1, 0))
+            for w, c, p, s, k in zip(self.wc.words, self.wc.counts, pieces, score, paths)
         )

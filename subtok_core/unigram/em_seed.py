@@ -4,8 +4,12 @@ SentencePiece reads its seed from a suffix array of the running text (every line
 joined by ``▁``, lines ended by a separator): the candidates are the substrings followed
 by at least two different characters somewhere (the branches of the suffix tree; a
 substring always followed by the same character is no candidate, the longer one is just
-as frequent). The next word's ``▁`` and the end of a line count as characters. We find
-the same candidates from the word counts:
+as frequent). The next word's ``▁`` and the end of a line count as characters. Two
+followers differ, for sentencepiece 0.2, when the first bytes of their UTF-8 encodings
+differ: é and ü (C3 ..) are one follower, ▁ and – (E2 ..) one, a and é two (found by
+comparing seed sizes; tests/test_unigram_coverage.py holds the seeds of sample:lee and
+sample:enwiki to sentencepiece's own count). We find the same candidates from the word
+counts:
 
 - a substring inside a word is followed by the word's next character;
 - at a word's end it is followed by the next word's ``▁``, or by the end of a line:
@@ -18,8 +22,10 @@ Each candidate's score is its frequency x its length, the frequency counting eve
 occurrence in the running text (a word's count times its occurrences in the word). The
 seed is every character, by frequency, then the best `seed_size` candidates. Like
 SentencePiece, a piece never mixes scripts (letters of one script; digits and punctuation
-count as one script) and ``▁`` only starts a piece. On the toy tables of the tests the
-seed has as many pieces as sentencepiece 0.2's ("Initialized N seed pieces"). One
+count as one script) and ``▁`` only starts a piece. The characters beyond
+`character_coverage` (em_coverage.py) are no piece and in none, but still follow. On the
+toy tables of the tests the seed has as many pieces as sentencepiece 0.2's ("Initialized
+N seed pieces"). One
 difference: sentencepiece 0.2 counts the very end of its text (the end of the last line)
 as a follower unlike every other line's end, so a substring ending the corpus's last word
 may be a candidate there and not here.
@@ -53,6 +59,7 @@ import pandas as pd
 from ..corpus import WordCounts
 from ..records import SOW
 from .em_arrays import Lattices
+from .em_coverage import DEFAULT_COVERAGE, RARE, masked, rare_characters, split_at_rare
 
 LINE_END, NEXT_WORD = -2, -1  # what follows a word's last character
 SEED_SIZE, MAX_PIECE_LEN = 1_000_000, 16  # SentencePiece's defaults
@@ -71,6 +78,9 @@ class Seed:
     lattices: Lattices
     alphabet: tuple[str, ...]  # characters in order of first appearance
     candidates: int  # substrings that passed the filter (before the top seed_size)
+    weights: np.ndarray  # per lattice: its word's count
+    owner: np.ndarray  # per lattice: its word (a word is cut at its rare characters)
+    rare: tuple[str, ...]  # the characters beyond the coverage, read as <unk>
 
 
 @functools.cache
@@ -148,8 +158,22 @@ def _followers(sub, word, end, marked, ends, counts) -> tuple[np.ndarray, np.nda
     return after, ~inside & (ends > 0) & (ends < counts)
 
 
+def _first_byte(after: np.ndarray) -> np.ndarray:
+    """A follower as sentencepiece 0.2's suffix array tells it apart: by the first byte of
+    its UTF-8 encoding (the next word's ▁ is E2, like ▅ and every character from U+2000
+    to U+2FFF); a line's end stays apart from every character."""
+    code = np.where(after == NEXT_WORD, ord(SOW), after)
+    return np.select(
+        [code < 0x80, code < 0x800, code < 0x10000],
+        [code, 0xC0 | (code >> 6), 0xE0 | (code >> 12)],
+        0xF0 | (code >> 18),
+    )  # a line's end (negative) stays itself
+
+
 def _branching(sub, after, both, n_ids) -> np.ndarray:
-    """Whether each substring is followed by two different characters somewhere."""
+    """Whether each substring is followed by two different followers somewhere (told
+    apart by their first UTF-8 byte, _first_byte)."""
+    after = _first_byte(after)
     some = np.zeros(n_ids, dtype=np.int64)
     some[sub] = after  # the follower of one occurrence (whichever write numpy keeps)
     differs = (after != some[sub]) | both
@@ -171,6 +195,8 @@ class _Substrings:
     length: np.ndarray
     branching: np.ndarray
     lengths: list[int]  # of the marked words
+    marked: list[str]
+    valid: np.ndarray  # per substring: holds no rare character (RARE)
 
 
 def _substrings(wc: WordCounts, marker: str, max_len: int) -> _Substrings:
@@ -186,17 +212,25 @@ def _substrings(wc: WordCounts, marker: str, max_len: int) -> _Substrings:
     after, both = _followers(sub, word, end, marked, ends, counts)
     branching = _branching(sub, after, both, len(strings))
     lengths = [len(m) for m in marked]
+    if any(RARE in m for m in marked):
+        valid = np.fromiter((RARE not in t for t in strings), dtype=bool, count=len(strings))
+    else:
+        valid = np.ones(len(strings), dtype=bool)
     return _Substrings(strings, sub, word, start, end, after, both, freq, length, branching,
-                       lengths)  # fmt: skip
+                       lengths, marked, valid)  # fmt: skip
 
 
-def build_seed(wc: WordCounts, marker: str, seed_size: int, max_len: int) -> Seed:
-    """Characters by frequency, then the top `seed_size` substrings by frequency x length."""
-    s = _substrings(wc, marker, max_len)
+def build_seed(wc: WordCounts, marker: str, seed_size: int, max_len: int,
+               character_coverage: float = DEFAULT_COVERAGE) -> Seed:  # fmt: skip
+    """Characters by frequency, then the top `seed_size` substrings by frequency x length;
+    the characters beyond `character_coverage` are none of them (em_coverage.py)."""
+    rare = rare_characters(wc, marker, character_coverage)
+    s = _substrings(masked(wc, rare), marker, max_len)
     order = np.arange(len(s.strings))
     # the characters by frequency, then the candidates by frequency x length
-    chars = order[s.length == 1][np.argsort(-s.freq[s.length == 1], kind="stable")]
-    ok = (s.length > 1) & (s.freq >= 2) & s.branching
+    single = (s.length == 1) & s.valid
+    chars = order[single][np.argsort(-s.freq[single], kind="stable")]
+    ok = (s.length > 1) & (s.freq >= 2) & s.branching & s.valid
     score = s.freq * s.length
     longer = order[ok][np.argsort(-score[ok], kind="stable")][:seed_size]
     chosen = np.concatenate((chars, longer))
@@ -204,12 +238,21 @@ def build_seed(wc: WordCounts, marker: str, seed_size: int, max_len: int) -> See
     position = np.full(len(s.strings), -1)
     position[chosen] = np.arange(chosen.size)
     edge = position[s.sub] >= 0
-    lattices = Lattices(s.lengths, s.word[edge], s.start[edge], s.end[edge],
-                        position[s.sub[edge]])  # fmt: skip
+    counts = np.asarray(wc.counts, dtype=float)
+    if rare:  # a rare character is <unk>, the only path across it: cut the words there
+        lengths, owner, part, start, end = split_at_rare(
+            s.marked, s.word[edge], s.start[edge], s.end[edge]
+        )
+        lattices = Lattices(lengths, part, start, end, position[s.sub[edge]])
+    else:
+        owner = np.arange(len(s.lengths))
+        lattices = Lattices(s.lengths, s.word[edge], s.start[edge], s.end[edge],
+                            position[s.sub[edge]])  # fmt: skip
     weight = score[chosen]
     return Seed(
         [s.strings[i] for i in chosen], s.freq[chosen], np.log(weight) - np.log(weight.sum()),
         chars.size, lattices, tuple(s.strings[i] for i in sorted(chars)), int(ok.sum()),
+        counts[owner], owner, tuple(sorted(rare)),
     )  # fmt: skip
 
 
@@ -245,7 +288,8 @@ class SeedSteps:
 
 
 def seed_steps(wc: WordCounts, marker: str = "sow", seed_size: int = SEED_SIZE,
-               max_len: int = MAX_PIECE_LEN, rows: int = 100) -> SeedSteps:  # fmt: skip
+               max_len: int = MAX_PIECE_LEN, rows: int = 100,
+               character_coverage: float = DEFAULT_COVERAGE) -> SeedSteps:  # fmt: skip
     """The seed of build_seed step by step, with the `rows` best substrings by score,
     candidates or not (ties: first appearance, as the seed).
 
@@ -259,17 +303,17 @@ def seed_steps(wc: WordCounts, marker: str = "sow", seed_size: int = SEED_SIZE,
      ('▁hu', 45, ('g',), False),
      ('hug', 45, ('s', '▁ (next word)', 'end of line'), True)]
     """
-    s = _substrings(wc, marker, max_len)
-    longer = np.flatnonzero(s.length > 1)
+    s = _substrings(masked(wc, rare_characters(wc, marker, character_coverage)), marker, max_len)
+    longer = np.flatnonzero((s.length > 1) & s.valid)
     score = s.freq * s.length
-    ok = (s.length > 1) & (s.freq >= 2) & s.branching
+    ok = (s.length > 1) & (s.freq >= 2) & s.branching & s.valid
     by_score = longer[np.argsort(-score[longer], kind="stable")]
     kept = np.zeros(len(s.strings), dtype=bool)
     cands = by_score[ok[by_score]]
     kept[cands[:seed_size]] = True
     shown = by_score[:rows]
     return SeedSteps(
-        int((s.length == 1).sum()), longer.size, int((s.freq[longer] >= 2).sum()),
+        int(((s.length == 1) & s.valid).sum()), longer.size, int((s.freq[longer] >= 2).sum()),
         cands.size, int(kept.sum()),
         tuple(
             SeedCandidate(s.strings[i], int(s.freq[i]), int(score[i]), labels, bool(ok[i]),
