@@ -94,3 +94,29 @@ def test_check_verdicts_are_kept_within_the_byte_budget(monkeypatch):
         kept = [size for k, (_v, size) in store.runs.items() if k[0:1] == ("check verdict",)]
         assert sum(kept) <= store.budget and len(kept) <= 4
     assert len(kept) >= 2
+
+
+def test_a_refused_merges_list_is_not_held_after_the_run(monkeypatch):
+    """A list refused by the check (more merges than the web checks) is freed with its
+    run: the error kept in the page's globals held its frames, and the list read, in a
+    cycle only a full garbage collection frees (issue 40: 300 MB a 19 MB file)."""
+    import gc
+    import weakref
+
+    from lessons.check import views
+
+    class Read(list):  # a list the test can watch
+        pass
+
+    seen, real = [], views.read_merges
+    monkeypatch.setattr(
+        views, "read_merges", lambda *a: seen.append(weakref.ref(r := Read(real(*a)))) or r
+    )
+    at = open_page("lessons/check/page.py", data="exercise:runs")
+    gc.disable()
+    try:
+        at.text_area[0].set_value("a b\n" * 20_001).run()
+        assert [e.value for e in at.error if "20,000" in e.value], [e.value for e in at.error]
+        assert len(seen) == 1 and seen[0]() is None  # freed without a garbage collection
+    finally:
+        gc.enable()
