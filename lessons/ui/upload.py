@@ -60,13 +60,20 @@ def holder() -> Holder:
     return _watched(token)
 
 
-def held(slot: str, key: Hashable, build: Callable[[], Any], size: int) -> Any:
-    """The value under `key` in the store, built once per server (`build()`, when its
-    estimated `size` fits in the budget: else a ValueError with a sentence, and nothing
-    built) and held by this session in `slot` (a page's upload): what the slot held
-    before is let go."""
+def held(slot: str, key: Hashable, build: Callable[[], Any], size: int, reading: str = "") -> Any:
+    """The value under `key` in the store, built once per server (`build()`, under a
+    spinner saying `reading` if given, when its estimated `size` fits in the budget: else a
+    ValueError with a sentence, and nothing built) and held by this session in `slot` (a
+    page's upload): what the slot held before is let go."""
     mine = holder()
-    value = mine.store.hold(key, build, size, mine.token)
+    found = mine.store.held_value(key, mine.token)  # every rerun: held already
+    if found is not None:
+        value = found[0]
+    elif reading:
+        with st.spinner(reading):
+            value = mine.store.hold(key, build, size, mine.token)
+    else:
+        value = mine.store.hold(key, build, size, mine.token)
     slots = st.session_state.setdefault(HELD, {})
     before = slots.get(slot)
     if before is not None and before != key:
@@ -85,14 +92,6 @@ def held_again(slot: str, key: Hashable) -> Any | None:
         return None
     st.session_state.setdefault(HELD, {})[slot] = key
     return found[0]
-
-
-def let_go(slot: str) -> None:
-    """This session no longer uses what `slot` held (the file was taken away)."""
-    key = st.session_state.get(HELD, {}).pop(slot, None)
-    if key is not None:
-        mine = holder()
-        mine.store.release(mine.token, key)
 
 
 def counted_upload(
@@ -133,9 +132,8 @@ def parsed_upload(upload, what: str, parse: Callable[[str], Any], slot: str | No
     def build() -> Any:
         return parse(corpus.decode_upload(upload.getvalue(), upload.name))
 
-    size = TEXT_PER_BYTE * upload.size
-    with st.spinner(f"Reading {upload.name} ..."):  # a few seconds at most, once
-        return held(slot or what, key, build, size)
+    reading = f"Reading {upload.name} ..."  # a few seconds at most, once
+    return held(slot or what, key, build, TEXT_PER_BYTE * upload.size, reading)
 
 
 def upload_digest(upload) -> str:
