@@ -10,6 +10,7 @@ from lessons.poll import teacher
 from lessons.ui import a11y, present
 from lessons.ui.guard import guarded
 from lessons.ui.keys import enter_page
+from lessons.ui.sessions import start_sweeper
 from lessons.ui.view_memory import open_view
 
 # the favicon is a file of ours: a material icon or an emoji as page_icon is fetched from
@@ -22,6 +23,7 @@ LESSONS = [
     for p in pages.PAGES
 ]
 
+start_sweeper()  # closed tabs' sessions and files go: lessons/ui/sessions.py
 page = st.navigation(LESSONS)
 enter_page(page.url_path)  # the page running now, for lessons/ui/view_memory.py and the keys
 with st.sidebar:

@@ -15,9 +15,12 @@ run on disk and, on a miss, looks there before computing: a restarted server ope
 link without training. Reading a file goes through the same single flight as training.
 The disk holds plain data (subtok_core.plaindata), never a pickle.
 
-An upload (a teacher's tokenizer.json, a corpus file) is kept here too, once per server
-for its content and in memory only: a session takes a *lease* on a tokenizer it uses,
-which keeps it (counted against the budget) until every session holding one has ended.
+An upload (a tokenizer.json, a corpus file) and what a page makes of it are kept here too,
+once per server for the file's content and in memory only, *held* by the sessions that use
+it (Store.hold): counted against the same budget at the process's measured growth while it
+was built (never less than the caller's estimate), refused before it is built when the
+estimate does not fit, never dropped while held, and dropped as soon as its last holder lets
+go (Store.release: the app calls it when a session ends).
 
 >>> store = Store(budget_bytes=10_000)
 >>> store.get("k", lambda report: "trained")
@@ -32,13 +35,12 @@ import logging
 import pickle
 import threading
 import time
-import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import plaindata
+from . import memory, plaindata
 from .diskcache import DiskCache, megabytes_from_env
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,7 @@ DEFAULT_BUDGET_MB = 400
 Report = Callable[..., None]  # report(done, total, *more): what a run has done so far
 # the store's log lines for a run computed and a run read from disk (`subtok warm` counts them)
 TRAINED, READ = "trained %s in %.1f s", "read %s from the disk cache in %.1f s"
+HELD = "uploads: %s; %d bytes held in %d values by %d sessions"  # Store.hold, Store.release
 
 
 # what a run read from disk must be (Store.get): a type, types, or why(value) -> str | None
@@ -125,7 +128,8 @@ class _Flight:
 
 class Store:
     """Finished runs by key (LRU within `budget_bytes`), each computed once at a time, and
-    copied to `disk` (None: kept in memory only)."""
+    copied to `disk` (None: kept in memory only); uploads held (hold), their size taken by
+    `grown_by` (memory.grown_by: the process's growth while one is built)."""
 
     def __init__(
         self,
@@ -133,13 +137,16 @@ class Store:
         size_of=pickled_size,
         poll: float = 0.1,
         disk: DiskCache | None = None,
+        grown_by=memory.grown_by,
     ):
         self.budget = budget_from_env() if budget_bytes is None else budget_bytes
+        self.grown_by = grown_by  # (value, bytes the process grew by) of a build (hold)
         self.size_of, self.poll, self.disk = size_of, poll, disk
         self.lock = threading.Lock()
         self.runs: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self.flights: dict[Hashable, _Flight] = {}
-        self.pins: dict[Hashable, int] = {}  # key -> how many leases hold it
+        self.holders: dict[Hashable, set[Hashable]] = {}  # key -> who holds it (Store.hold)
+        self.building = threading.Lock()  # one upload built at a time (its growth measured)
         self.used = 0
         self.computed = 0  # how many runs were computed (not taken from the store)
         # per kind of run (kind_of): how many were computed, read from disk, found in memory
@@ -165,8 +172,8 @@ class Store:
 
     def keep(self, key: Hashable, value, size: int | None = None):
         """Keep a finished run (of `size` bytes, measured if not given), dropping the least
-        recently used past the budget (never a pinned one, see lease); a run bigger than
-        the budget left by the pinned ones is given back but not kept."""
+        recently used past the budget (never a held one, see hold); a run bigger than
+        the budget left by the held ones is given back but not kept."""
         size = self.size_of(value) if size is None else size
         with self.lock:
             self._keep(key, value, size)
@@ -175,45 +182,96 @@ class Store:
     def _keep(self, key: Hashable, value, size: int) -> bool:
         """keep, under the lock; whether the run is kept."""
         self._drop(key)
-        if size > self.budget - self.pinned_bytes():
+        if size > self.budget - self.held_bytes():
             log.warning("a run of %s bytes is over the store's budget; not kept", size)
             return False
         self.runs[key] = (value, size)
         self.used += size
         while self.used > self.budget:
-            oldest = next(k for k in self.runs if not self.pins.get(k))
+            oldest = next(k for k in self.runs if k not in self.holders)
             self._drop(oldest)
         return True
 
-    def pinned_bytes(self) -> int:
-        """The bytes of the kept runs that a lease holds (they are never dropped)."""
-        return sum(self.runs[k][1] for k, n in self.pins.items() if n and k in self.runs)
+    def held_bytes(self) -> int:
+        """The bytes of the held values (uploads, see hold): never dropped while held."""
+        return sum(self.runs[k][1] for k in self.holders if k in self.runs)
 
-    def lease(self, key: Hashable, compute: Callable[[Report], Any], size: int) -> Lease:
-        """The value under `key` (computed once, single flight, never on disk), counted as
-        `size` bytes and kept while the returned Lease lives: a session holds the lease,
-        and when every session holding one has ended the value is dropped like any run.
-        ValueError when the budget left by other leases cannot hold it."""
-        value = self.get(key, compute, size=size, on_disk=False)
-        with self.lock:
-            if key not in self.runs and not self._keep(key, value, size):
-                held = self.pinned_bytes()
-                raise ValueError(
-                    f"There is no room for this in the server's memory now: it needs about "
-                    f"{size / 2**20:,.0f} MB, and open tabs hold {held / 2**20:,.0f} MB of "
-                    f"the {self.budget / 2**20:,.0f} MB budget (SUBTOK_STORE_MB). Close "
-                    "tabs that use an uploaded tokenizer, or try a smaller file."
-                )
-            self.pins[key] = self.pins.get(key, 0) + 1
-        return Lease(self, key)
+    def hold(self, key: Hashable, build: Callable[[], Any], size: int, holder: Hashable) -> Any:
+        """The value under `key` (an upload, or what a page makes of one), built once per
+        server and held by `holder` (a session) until release(holder): kept in memory
+        only, never dropped while held. Built only when its estimated `size` fits in the
+        budget the held values leave (a ValueError with a sentence, `build` not called);
+        counted at the process's growth while it was built (memory.grown_by: one build at a
+        time), never less than `size`, and refused after all when that does not fit."""
+        found = self.held_value(key, holder)
+        if found is not None:
+            return found[0]
+        with self.building:  # one upload built at a time: its growth is its own
+            found = self.held_value(key, holder)  # built by another session meanwhile
+            if found is not None:
+                return found[0]
+            with self.lock:
+                self._refuse_unless_room(size)
+            began = time.perf_counter()
+            value, grown = self.grown_by(build)
+            size = max(size, grown)
+            log.info(TRAINED, _label(key, "an upload"), time.perf_counter() - began,
+                     extra=_kind(key))  # fmt: skip
+            with self.lock:
+                self._refuse_unless_room(size)
+                self._keep(key, value, size)
+                self.holders[key] = {holder}
+        self._log_held(f"held {_label(key)}")
+        return value
 
-    def _unpin(self, key: Hashable) -> None:
+    def held_value(self, key: Hashable, holder: Hashable) -> tuple[Any] | None:
+        """(value,) when `key` is kept and held: `holder` holds it now too; else None."""
         with self.lock:
-            left = self.pins.get(key, 0) - 1
-            if left > 0:
-                self.pins[key] = left
-            else:
-                self.pins.pop(key, None)
+            if key not in self.holders or key not in self.runs:
+                return None
+            fresh = holder not in self.holders[key]
+            self.holders[key].add(holder)
+            self.runs.move_to_end(key)
+            self.counts[kind_of(key), "kept"] += 1
+            value = self.runs[key][0]
+        if fresh:
+            self._log_held(f"held {_label(key)}")
+        return (value,)
+
+    def _refuse_unless_room(self, size: int) -> None:
+        """ValueError with a sentence when `size` bytes do not fit beside the held values."""
+        held = self.held_bytes()
+        if size > self.budget - held:
+            raise ValueError(
+                f"There is no room for this in the server's memory now: it needs about "
+                f"{size / 2**20:,.0f} MB, and open tabs hold {held / 2**20:,.0f} MB of "
+                f"the {self.budget / 2**20:,.0f} MB budget (SUBTOK_STORE_MB). Close "
+                "tabs that use an uploaded file, or try a smaller file."
+            )
+
+    def release(self, holder: Hashable, key: Hashable | None = None) -> int:
+        """`holder` lets go of `key` (None: of everything it holds); a value nobody holds
+        any more is dropped at once. How many values were dropped."""
+        gone = []
+        with self.lock:
+            for k in [key] if key is not None else list(self.holders):
+                held = self.holders.get(k, set())
+                if holder in held:
+                    held.discard(holder)
+                    if not held:
+                        del self.holders[k]
+                        self._drop(k)
+                        gone.append(k)
+        if gone:
+            self._log_held(f"dropped {len(gone)}")
+        return len(gone)
+
+    def _log_held(self, what: str) -> None:
+        """The server's log line about the held uploads (a test of the server reads it)."""
+        with self.lock:
+            count, size = len(self.holders), self.held_bytes()
+            sessions = len(set().union(*self.holders.values())) if self.holders else 0
+        log.info(HELD, what, size, count, sessions)
 
     def _drop(self, key: Hashable) -> None:
         if key in self.runs:
@@ -222,6 +280,7 @@ class Store:
     def clear(self) -> None:
         with self.lock:
             self.runs.clear()
+            self.holders.clear()
             self.used = 0
 
     def __len__(self) -> int:
@@ -331,23 +390,3 @@ class Store:
         except (TypeError, ValueError) as err:  # kept in memory all the same
             log.warning("a run of type %s is not kept on disk: %s", type(value).__name__, err)
             return None
-
-
-class Lease:
-    """A session's hold on a value of the store (Store.lease): while it lives, the value is
-    never dropped; it lets go when released or when the session holding it is gone."""
-
-    def __init__(self, store: Store, key: Hashable):
-        self.key = key
-        self._store = store
-        self._release = weakref.finalize(self, store._unpin, key)
-
-    @property
-    def value(self):
-        """The value held (now the most recently used)."""
-        with self._store.lock:
-            self._store.runs.move_to_end(self.key)
-            return self._store.runs[self.key][0]
-
-    def release(self) -> None:
-        self._release()

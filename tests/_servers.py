@@ -24,17 +24,22 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def app_server(port: int, env: dict[str, str]) -> Iterator[str]:
-    """`streamlit run app.py` on 127.0.0.1:`port` with `env` added; yields its URL."""
-    options = "--server.headless true --server.address 127.0.0.1 --browser.gatherUsageStats false"
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", *options.split()]
+def app_server(
+    port: int, env: dict[str, str], options: tuple[str, ...] = (), log: Path | None = None
+) -> Iterator[str]:
+    """`streamlit run app.py` on 127.0.0.1:`port` with `env` added and more command-line
+    `options` (`--server.disconnectedSessionTTL 4`), its output written to `log` (None:
+    dropped); yields its URL."""
+    fixed = "--server.headless true --server.address 127.0.0.1 --browser.gatherUsageStats false"
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", *fixed.split(), *options]
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
+    out = subprocess.DEVNULL if log is None else open(log, "ab")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [*cmd, "--server.port", str(port)],
         cwd=ROOT,
         env=full_env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=out,
+        stderr=out,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -55,3 +60,5 @@ def app_server(port: int, env: dict[str, str]) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if log is not None:
+            out.close()

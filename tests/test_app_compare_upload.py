@@ -4,7 +4,6 @@ three sessions uploading one file share one copy in the server-wide store."""
 
 from __future__ import annotations
 
-import gc
 import json
 
 import pytest
@@ -88,22 +87,22 @@ def test_three_sessions_uploading_one_file_hold_one_copy():
     store = trace_store()
     sessions = [upload(compare_page(), f"mine-{n}.json", GOOD) for n in range(3)]
     kept = [k for k in store.runs if isinstance(k, tuple) and k[0] == "tokenizer.json"]
-    assert len(kept) == 1 and store.pins[kept[0]] == 3
-    assert store.runs[kept[0]][1] == hf.MEMORY_PER_BYTE * len(GOOD)  # counted against the budget
+    assert len(kept) == 1 and len(store.holders[kept[0]]) == 3
+    # counted against the budget: at least the estimate, more if parsing grew the process more
+    assert store.runs[kept[0]][1] >= hf.MEMORY_PER_BYTE * len(GOOD)
     for n, at in enumerate(sessions):  # each session sees the file under its own name
         assert f"mine-{n}.json (tokenizers)" in at.multiselect(key="compare_tok").options
-    del at
-    sessions.clear()  # every tab closed: their session state goes, and the leases with it
-    gc.collect()
-    assert store.pins == {}
-    store.keep("a run", "r", size=store.budget)  # a run as big as the budget evicts it
-    assert kept[0] not in store.runs
+    holders = sorted(store.holders[kept[0]])
+    for token in holders[:2]:  # two tabs closed (lessons.ui.upload: what a tab's end calls)
+        store.release(token)
+    assert kept[0] in store.runs and store.holders[kept[0]] == {holders[2]}
+    store.release(holders[2])  # the last tab closed: dropped at once, its bytes back
+    assert kept[0] not in store.runs and store.holders == {} and store.held_bytes() == 0
 
 
 @pytest.fixture(autouse=True)
 def fresh_store():
     trace_store().clear()
-    trace_store().pins.clear()
     yield
 
 

@@ -141,8 +141,7 @@ def test_two_sessions_uploading_one_file_under_two_names_each_see_their_own_name
         assert health_row(at, f"hf:{name}")["tokens"] == 3
 
 
-def test_uploads_are_held_by_leases_in_the_store_and_go_with_their_sessions():
-    import gc
+def test_uploads_are_held_in_the_store_and_go_with_their_sessions():
     import hashlib
 
     from lessons.ui.store import trace_store
@@ -151,9 +150,10 @@ def test_uploads_are_held_by_leases_in_the_store_and_go_with_their_sessions():
     content = tiny_tokenizer_json()
     digest = hashlib.sha256(content).hexdigest()
     key = ("vocab health", digest)
-    sessions = [upload(open_page(PAGE, **TOY), f"t{k}.json", content) for k in range(2)]
-    assert key in store.runs and store.pins[key] == 2  # one copy, counted in the budget
+    for k in range(2):
+        upload(open_page(PAGE, **TOY), f"t{k}.json", content)
+    assert key in store.runs and len(store.holders[key]) == 2  # one copy, in the budget
     assert [k for k in store.runs if digest in repr(k)] == [key]  # nothing kept beside it
-    sessions.clear()  # every tab closed: their session state goes, and the leases with it
-    gc.collect()
-    assert key not in store.pins
+    for token in list(store.holders[key]):  # every tab closed (lessons.ui.upload's holder)
+        store.release(token)
+    assert key not in store.holders and key not in store.runs

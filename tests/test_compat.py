@@ -122,3 +122,44 @@ def test_the_script_thread_hook_wraps_each_run_and_the_compiled_scripts_are_shar
     assert len(runs) == 2 and at.markdown[0].value == "hi"
     script("st.write('again')").run()
     assert len(runs) == 2  # undone
+
+
+def test_expired_sessions_are_shut_down_and_stray_files_dropped():
+    """close_expired_sessions's work against Streamlit's own session storage, session
+    manager and uploaded-file manager: a session whose time to come back is over is shut
+    down (its files go with it in AppSession.shutdown), the files of a session the server
+    no longer knows go, a stored session's files stay."""
+    import types
+
+    from streamlit.runtime.memory_session_storage import MemorySessionStorage
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+    from streamlit.runtime.session_manager import SessionInfo
+    from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+    from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
+
+    now = [0.0]
+    storage = MemorySessionStorage(ttl_seconds=10)
+    storage._cache._timer = lambda: now[0]
+    files = MemoryUploadedFileManager("/upload")
+    sessions = WebsocketSessionManager(storage, files, ScriptCache(), None)
+    shut = []
+
+    class Session:  # what the sweep calls of an AppSession
+        def __init__(self, sid: str):
+            self.id = sid
+
+        def shutdown(self) -> None:
+            shut.append(self.id)
+            files.remove_session_files(self.id)
+
+    for sid in ("gone", "stored", "forgotten"):
+        files.add_file(sid, UploadedFileRec(f"{sid}-file", "f.txt", "text/plain", b"x" * 10))
+    storage.save(SessionInfo(client=None, session=Session("gone")))
+    now[0] = 8.0
+    storage.save(SessionInfo(client=None, session=Session("stored")))
+    now[0] = 12.0  # "gone" disconnected 12 s ago: past its 10 s; "stored" 4 s ago
+    runtime = types.SimpleNamespace(_session_mgr=sessions, uploaded_file_mgr=files)
+    assert compat._close_expired(runtime) == (1, 1)
+    assert shut == ["gone"] and list(files.file_storage) == ["stored"]
+    assert compat.close_expired_sessions() is None  # outside a running server

@@ -10,35 +10,42 @@ import streamlit as st
 
 from lessons.ui.corpus import TEXT
 from lessons.ui.keys import widget_key
+from lessons.ui.store import fingerprint, trace_store
 from subtok_core import corpus
 from subtok_core.check import Difference, Setup, Verdict, check, exercises, read_merges
 from subtok_core.check.sources import corpus_lines
 from subtok_core.corpus import file_lines
 
 YOURS, EXPECTED = "◀ yours", "◀ reference"
+VERDICT = "check verdict"  # the kind of a verdict in the server-wide store
 TABLE_ROWS = 12  # rows of the pair table shown (both marked pairs always among them)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
 def verdict(
-    name: str, text: str, settings: tuple, own: str = "", _progress: Callable | None = None
+    name: str, text: str, settings: tuple, own: str = "", progress: Callable | None = None
 ) -> Verdict:
     """The check of a merges text against the reference run on corpus `name` (`own`: the
     student's own text, for "your own text"; settings: bytelevel, marker, pattern, ties,
-    special tokens), keyed by all of them: the same list on the same corpus and settings
-    is checked once for every student. `_progress(sentence)` hears each phase (reading
-    the merges, training the reference, counting the pairs again); not part of the key,
-    and silent when the verdict comes from the cache."""
-    say = _progress or (lambda _said: None)
-    bytelevel, marker, pattern, ties, specials = settings
-    if name == TEXT:
-        lines = file_lines(own) if bytelevel else tuple(own.splitlines())
-    else:
-        lines = corpus_lines(name, bytelevel)
-    setup = Setup(lines, bytelevel, marker, pattern, ties, specials)
-    say("Reading your merges.")
-    merges = read_merges(text, bytelevel)
-    return check(setup, merges, progress=say, where="web")
+    special tokens), kept in the server-wide store (its byte budget, SUBTOK_STORE_MB, least
+    recently used first; memory only) under a fingerprint of all of them: the same list on
+    the same corpus and settings is checked once for every student, and a student checking
+    the same list at once waits for that check. `progress(sentence)` hears each phase
+    (reading the merges, training the reference, counting the pairs again); silent when
+    the verdict is kept."""
+    key = (VERDICT, fingerprint(name, text, settings, own))
+
+    def compute(report: Callable) -> Verdict:
+        bytelevel, marker, pattern, ties, specials = settings
+        if name == TEXT:
+            lines = file_lines(own) if bytelevel else tuple(own.splitlines())
+        else:
+            lines = corpus_lines(name, bytelevel)
+        setup = Setup(lines, bytelevel, marker, pattern, ties, specials)
+        report("Reading your merges.")
+        merges = read_merges(text, bytelevel)
+        return check(setup, merges, progress=report, where="web")
+
+    return trace_store().get(key, compute, progress, name=VERDICT, on_disk=False)
 
 
 def pair_frame(d: Difference) -> pd.DataFrame:

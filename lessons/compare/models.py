@@ -5,7 +5,6 @@ trained here once per corpus and size or read from where it comes."""
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 
 import streamlit as st
 
@@ -14,12 +13,14 @@ from lessons.ui.address import url_text, url_warning
 from lessons.ui.escape import plain
 from lessons.ui.keys import widget_key
 from lessons.ui.store import fingerprint, trace_store
-from lessons.ui.upload import read_upload
-from subtok_core import compare, parallel, registry
+from lessons.ui.upload import held, held_again, upload_digest
+from subtok_core import compare, corpus, parallel, registry
 from subtok_core.pretrained import Pretrained, hf
 
 PAGE = "compare"
-UPLOADED = widget_key(PAGE, "hf")  # this session's tokenizer.json: kind, name, print, lease
+UPLOADED = widget_key(PAGE, "hf")  # this session's tokenizer.json: kind, name, print, file_id
+KEPT = "tokenizer.json"  # the kind of an uploaded tokenizer in the store: (KEPT, SHA-256)
+HELD_SLOT = "compare tokenizer.json"  # where this session holds it (lessons.ui.upload.held)
 UPLOAD_REFUSED = widget_key(PAGE, "hf_refused")  # (file_id, sentence) of a refused file
 
 
@@ -60,44 +61,36 @@ def upload_tokenizer() -> None:
     """A Hugging Face tokenizer.json of the teacher's, added to the choices of this session.
 
     Parsed once per server and kept in the server-wide store under the file's SHA-256,
-    counted against its budget (hf.MEMORY_PER_BYTE times the file's size, as measured on a
-    20 MB file); the session holds a lease on it, so it stays while a tab uses it and can
-    be dropped once every such tab is gone. Runs before the tokenizer list is drawn, so
-    the upload is in the list at once.
+    held by the sessions using it (lessons.ui.upload.held) and counted against the store's
+    budget at what parsing it grew the process by; a file whose estimate (hf.MEMORY_PER_BYTE
+    times its size, as measured on a 20 MB file) does not fit is refused before it is
+    parsed. Runs before the tokenizer list is drawn, so the upload is in the list at once.
     """
     upload = st.file_uploader(
         "Add a Hugging Face tokenizer.json", type=["json"], key=widget_key(PAGE, "hf_file")
     )
     if upload is None:
         return
-    mine = st.session_state.get(UPLOADED, {})
-    if mine.get("file_id") == upload.file_id:
-        return  # read already (on every rerun the uploader gives the same file back)
     refused = st.session_state.get(UPLOAD_REFUSED, ("", ""))
     if refused[0] == upload.file_id:
         st.error(refused[1])  # said again, not parsed again
         return
-    data = upload.getvalue()
-    digest = hashlib.sha256(data).hexdigest()
-    text = read_upload(upload)
-    if text is None:
-        return
-    try:
-        lease = trace_store().lease(
-            ("tokenizer.json", digest),
-            lambda report: hf.from_str(text, upload.name),
-            size=hf.MEMORY_PER_BYTE * len(data),
-        )
+    digest = upload_digest(upload)
+
+    def parse() -> Pretrained:
+        return hf.from_str(corpus.decode_upload(upload.getvalue(), upload.name), upload.name)
+
+    try:  # on every run: a session that came back after a disconnect holds it again
+        tok = held(HELD_SLOT, (KEPT, digest), parse, hf.MEMORY_PER_BYTE * upload.size)
     except ValueError as err:
         st.session_state[UPLOAD_REFUSED] = upload.file_id, str(err)
         st.error(plain(str(err)))
         return
-    if "lease" in mine:
-        mine["lease"].release()
-    tok = as_named(lease.value, upload.name)
+    if st.session_state.get(UPLOADED, {}).get("file_id") == upload.file_id:
+        return  # read already (on every rerun the uploader gives the same file back)
+    tok = as_named(tok, upload.name)
     st.session_state[UPLOADED] = {
-        "kind": tok.name, "name": upload.name, "print": digest, "lease": lease,
-        "file_id": upload.file_id,
+        "kind": tok.name, "name": upload.name, "print": digest, "file_id": upload.file_id,
     }  # fmt: skip
     st.success(f"{plain(tok.label)} can now be chosen above: {plain(tok.provenance)}")
 
@@ -115,9 +108,18 @@ def as_named(tok: Pretrained, name: str) -> Pretrained:
 
 
 def uploaded() -> Pretrained:
-    """This session's uploaded tokenizer (kept for it in the server-wide store)."""
+    """This session's uploaded tokenizer (held for it in the server-wide store); a
+    ValueError with a sentence once the store let it go (the tab disconnected, and no
+    other tab held it)."""
     mine = st.session_state[UPLOADED]
-    return as_named(mine["lease"].value, mine["name"])
+    tok = held_again(HELD_SLOT, (KEPT, mine["print"]))
+    if tok is None:
+        del st.session_state[UPLOADED]
+        raise ValueError(
+            f"{mine['name']} was let go when this tab lost its connection to the server: "
+            "upload it again to compare with it."
+        )
+    return as_named(tok, mine["name"])
 
 
 def trained(kinds, wc, corpus_print: str, size: int) -> dict[str, tuple[object, str]]:

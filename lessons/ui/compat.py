@@ -16,6 +16,11 @@ For the app:
 - `StopException`, `ScriptControlException`, `FragmentHandledException`: the exceptions of
   st.stop, st.rerun and a fragment that showed its own error, which the page guard lets
   through (lessons/ui/guard.py).
+- `close_expired_sessions`: shut down the sessions whose tab went away more than
+  `server.disconnectedSessionTTL` seconds ago, and drop the uploaded files of sessions the
+  server no longer knows (lessons/ui/sessions.py). Streamlit 1.67 keeps a disconnected
+  session in a TTL cache that forgets it when it expires without shutting it down, so
+  its uploaded files stayed in memory for as long as the server ran.
 
 For the tests and benchmarks only (AppTest internals):
 - `element_tree`, `run_bare`, `key_of_element`: the element tree AppTest holds, a run with
@@ -26,7 +31,9 @@ For the tests and benchmarks only (AppTest internals):
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 from streamlit.elements.lib.utils import user_key_from_element_id
@@ -43,6 +50,7 @@ __all__ = [
     "ScriptControlException",
     "StopException",
     "altair_spec",
+    "close_expired_sessions",
     "element_tree",
     "history_navigation",
     "key_of_element",
@@ -61,6 +69,56 @@ def history_navigation() -> bool:
     """Whether this run is the browser's Back or Forward (False outside a script run)."""
     ctx = get_script_run_ctx(suppress_warning=True)
     return ctx is not None and bool(ctx.is_history_navigation)
+
+
+def close_expired_sessions() -> Future | None:
+    """On the server's event loop (where Streamlit keeps its sessions): shut down every
+    disconnected session whose time to come back (server.disconnectedSessionTTL) is over,
+    which removes its uploaded files, media and caches, then drop the uploaded files of
+    any session the server no longer knows (one its storage forgot without a shutdown).
+    A future of (sessions shut down, sessions whose files were dropped); None outside a
+    running server."""
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return None
+    runtime = Runtime.instance()
+    try:
+        loop = runtime._get_async_objs().eventloop
+    except Exception:  # the server is not started yet (or is stopping)
+        return None
+    if not isinstance(loop, asyncio.AbstractEventLoop) or not loop.is_running():
+        # AppTest's runtime (a mock): no server loop, no tabs
+        return None
+    done: Future = Future()
+
+    def close() -> None:
+        try:
+            done.set_result(_close_expired(runtime))
+        except Exception as err:  # noqa: BLE001 - the caller's thread hears it
+            done.set_exception(err)
+
+    try:
+        loop.call_soon_threadsafe(close)
+    except RuntimeError:  # the loop is closed: the server stopped
+        return None
+    return done
+
+
+def _close_expired(runtime: Any) -> tuple[int, int]:
+    """close_expired_sessions's work, on the event loop."""
+    sessions = runtime._session_mgr
+    kept = getattr(getattr(sessions, "_session_storage", None), "_cache", None)
+    expired = kept.expire() if kept is not None else []
+    for _id, info in expired:
+        info.session.shutdown()
+    live = {info.session.id for info in sessions.list_sessions()}
+    files = runtime.uploaded_file_mgr
+    with files._lock:
+        stray = [sid for sid in getattr(files, "file_storage", {}) if sid not in live]
+    for sid in stray:
+        files.remove_session_files(sid)
+    return len(expired), len(stray)
 
 
 def element_tree(at: Any) -> Any:

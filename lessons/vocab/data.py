@@ -13,10 +13,10 @@ from collections.abc import Callable
 import streamlit as st
 
 from lessons.ui.store import derived, fingerprint, trace_store
+from lessons.ui.upload import held, held_again
 from subtok_core import compare, parallel
 from subtok_core.pretrained import LABELS as PRETRAINED_LABELS
 from subtok_core.pretrained import files
-from subtok_core.store import Lease
 from subtok_core.vocab.card import Card, token_card
 from subtok_core.vocab.health import CATEGORIES, Health, health
 from subtok_core.vocab.table import Table, pretrained_table
@@ -82,7 +82,7 @@ class Sorted:
 
     @classmethod
     def of(cls, report: Health) -> Sorted:
-        """An uploaded tokenizer's health, kept in memory by its lease."""
+        """An uploaded tokenizer's health, held in memory by the sessions using it."""
         found = cls(kept(report), lambda: report.table)
         found._health = report
         return found
@@ -176,22 +176,36 @@ def card(name: str, token_id: int, mine: dict) -> tuple[Card, bool]:
     return token_card(table, token_id, model=model, used=used, wc=wc), model is not None
 
 
-def uploaded_lease(text: str, name: str, digest: str) -> Lease:
-    """A lease on the health of an uploaded tokenizer.json, computed once per server and
-    file content (`digest`, its SHA-256) in the server-wide store, counted against its
-    budget as Compare counts an upload (hf.MEMORY_PER_BYTE per byte of the file): it stays
-    while a session holds the lease and can go once every such session has ended. The
-    health kept reads its file's name from whoever uploaded it first: see named()."""
-    from subtok_core.pretrained import hf
+# what an uploaded tokenizer.json's health holds per byte of the file, estimated before it
+# is read: an 18 MB file grew the server by 482 MB (issue 40); a 15 MB WordLevel file of
+# 800,000 tokens by 325 MB (22 per byte)
+HEALTH_PER_BYTE = 27
+HEALTH_SLOT = "vocab tokenizer.json"  # where a session holds it (lessons.ui.upload.held)
+
+
+def uploaded_health(upload, digest: str) -> Health:
+    """The health of an uploaded tokenizer.json, computed once per server and file
+    content (`digest`, its SHA-256) in the server-wide store and held there by the
+    sessions using it (lessons.ui.upload.held): counted at what building it grew the
+    process by, and refused before it is read when its estimate (HEALTH_PER_BYTE times
+    the file's size) does not fit in the budget. The health kept reads its file's name
+    from whoever uploaded it first: see named()."""
+    from subtok_core import corpus
     from subtok_core.vocab.uploaded import hf_table
 
+    name = upload.name
     said = f"Sorting the tokens of {name} into categories ..."
 
-    def compute(_report) -> Health:
+    def build() -> Health:
+        text = corpus.decode_upload(upload.getvalue(), name)
         return _with_bar(said, lambda report: health(hf_table(text, name), report))
 
-    size = hf.MEMORY_PER_BYTE * len(text.encode("utf-8"))
-    return trace_store().lease(("vocab health", digest), compute, size=size)
+    return held(HEALTH_SLOT, (HEALTH, digest), build, HEALTH_PER_BYTE * upload.size)
+
+
+def health_again(digest: str) -> Health | None:
+    """The uploaded health this session holds (None once the store let it go)."""
+    return held_again(HEALTH_SLOT, (HEALTH, digest))
 
 
 def named(report: Health, name: str) -> Health:

@@ -4,8 +4,6 @@ Mistral's chat tokens."""
 
 from __future__ import annotations
 
-import hashlib
-
 import streamlit as st
 
 from lessons.ui.address import choice_box, limit_help, number_box
@@ -20,7 +18,7 @@ from lessons.ui.inspector import card_link
 from lessons.ui.keys import widget_key
 from lessons.ui.present import page_head, settings_row
 from lessons.ui.store import fingerprint
-from lessons.ui.upload import read_upload
+from lessons.ui.upload import upload_digest
 from lessons.vocab import card as cards
 from lessons.vocab import chat, data
 from lessons.vocab.health import code, health_section
@@ -47,32 +45,27 @@ def settings():
     return name, size, kinds
 
 
-UPLOADED = widget_key(PAGE, "hf")  # this session's tokenizer.json: name, digest, lease
+UPLOADED = widget_key(PAGE, "hf")  # this session's tokenizer.json: name, digest
 
 
 def upload_tokenizer() -> None:
     """A tokenizer.json of the student's, added to the tokenizers of this session: its
-    health is kept in the server-wide store, held by this session's lease (released when
-    another file replaces it or the session ends)."""
+    health is kept in the server-wide store, held by the sessions using it (released when
+    another file replaces it or the session's tab disconnects): see data.uploaded_health."""
     upload = st.file_uploader("tokenizer.json", type=["json"], key=widget_key(PAGE, "hf_file"))
     if upload is None:
         return
-    digest = hashlib.sha256(upload.getvalue()).hexdigest()
+    digest = upload_digest(upload)
     name = f"hf:{upload.name}"
-    mine = st.session_state.get(UPLOADED, {})
-    if (mine.get("digest"), mine.get("name")) == (digest, name):
-        return
-    text = read_upload(upload)
-    if text is None:
-        return
-    try:
-        lease = data.uploaded_lease(text, upload.name, digest)
+    try:  # on every run: a session that came back after a disconnect holds it again
+        data.uploaded_health(upload, digest)
     except ValueError as err:
         st.error(as_text(str(err)))  # it may name the file
         return
-    if "lease" in mine:
-        mine["lease"].release()
-    st.session_state[UPLOADED] = {"name": name, "digest": digest, "lease": lease}
+    mine = st.session_state.get(UPLOADED, {})
+    if (mine.get("digest"), mine.get("name")) == (digest, name):
+        return
+    st.session_state[UPLOADED] = {"name": name, "digest": digest}
     st.success(f"{as_text(upload.name)} can now be chosen as {as_text(name)}.")
 
 
@@ -106,7 +99,11 @@ class Mine:
         if mine is None:
             return {}
         name = mine["name"]
-        return {name: data.Sorted.of(data.named(mine["lease"].value, name[3:]))}
+        report = data.health_again(mine["digest"])
+        if report is None:  # let go when the tab disconnected, and no other tab held it
+            del st.session_state[UPLOADED]
+            return {}
+        return {name: data.Sorted.of(data.named(report, name[3:]))}
 
     def link(self, tok: str, token_id: int) -> str:
         trained = tok in data.TRAINED
