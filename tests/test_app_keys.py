@@ -47,6 +47,9 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "bytebpe/page.py": "bytebpe",
     "bytebpe/views.py": "bytebpe",
     "bytebpe/replay.py": "bytebpe",
+    "superbpe/page.py": "superbpe",
+    "superbpe/views.py": None,  # what /superbpe and /boundless share, keyed by the page it gets
+    "boundless/page.py": "boundless",
     "wordpiece/page.py": "wordpiece",
     "wordpiece/encode.py": "wordpiece",
     "unigram/page.py": "unigram",

@@ -24,6 +24,9 @@ PAGES = {  # a name for the report, the address, and a text the page shows once 
     "bpe": ("/bpe?corpus=toy:low-lower&marker=eow&step=3", "Merge 3"),
     "bpe-present": ("/bpe?corpus=toy:low-lower&marker=eow&step=3&present=1", "Merge 3"),
     "bytebpe": ("/bytebpe?corpus=toy:low-lower&step=3", "Merge 3"),
+    "superbpe": ("/superbpe?corpus=toy:by-the-way&step=35", "Merge 35"),
+    "superbpe-present": ("/superbpe?corpus=toy:by-the-way&step=35&present=1", "Merge 35"),
+    "boundless": ("/boundless?corpus=toy:by-the-way&step=10", "Merge 10"),
     "wordpiece": ("/wordpiece?corpus=toy:sunflower&step=2", "Merge 2"),
     # presenter mode's large type: a step's table wider than a phone scrolls sideways
     "wordpiece-present": ("/wordpiece?corpus=toy:sunflower&step=2&present=1", "Merge 2"),

@@ -13,6 +13,8 @@ PAGES = (
     "home",
     "check",
     "vocab",
+    "superbpe",
+    "boundless",
 )  # key prefixes
 
 

@@ -1,0 +1,59 @@
+"""The SuperBPE lesson: ordinary byte-level BPE up to the transition point, then
+supermerges that join neighbouring words (Liu et al., COLM 2025)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lessons.superbpe.views import SuperLesson
+from lessons.ui.address import number_box
+from lessons.ui.corpus import Corpus
+from lessons.ui.merge_lesson import merge_lesson
+from subtok_core import superbpe
+
+PAGE = "superbpe"
+
+
+@dataclass
+class SuperBpe(SuperLesson):
+    """The settings of /superbpe and what the page shows with them."""
+
+    page, algo = PAGE, superbpe
+    title = "SuperBPE"
+    intro = (
+        "SuperBPE (Liu et al., COLM 2025) trains ordinary byte-level BPE up to a transition "
+        "point, so far merges stay inside one pre-token. After it, the pre-split is relaxed: "
+        "a supermerge joins two neighbouring pre-tokens that are each one token already and "
+        'hold a letter, so frequent phrases such as " of the people" become one token. '
+        "Merges and ties follow the reference trainer (kensho-technologies/fastboundlessbpe)."
+    )
+    encode_beside = False
+
+    corpus: Corpus
+    pattern: str
+    ties: str
+    merges: int
+    supermerges: int
+
+    @classmethod
+    def choose(cls, row) -> SuperBpe:
+        corpus, pattern, ties, merges, (extra,) = cls.common(row, 1)
+        supers = int(number_box(
+            extra, "supermerges", "supermerges", 0, 2000, 8, 1,
+            "merges after the transition point: each joins neighbouring pre-tokens",
+        ))  # fmt: skip
+        row.note(corpus.name, f"pattern {pattern}", f"ties {ties}",
+                 f"transition after {merges} merges", f"{supers} supermerges")  # fmt: skip
+        return cls(corpus, pattern, ties, merges, supers)
+
+    def settings(self) -> tuple:
+        return (self.pattern, self.ties, self.merges, self.supermerges)
+
+    def trainer(self, lines, report):
+        return superbpe.trace_superbpe(
+            lines, merges=self.merges, supermerges=self.supermerges, pattern=self.pattern,
+            ties=self.ties, progress=report,
+        )  # fmt: skip
+
+
+merge_lesson(SuperBpe)
