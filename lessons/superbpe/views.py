@@ -3,15 +3,19 @@ corpus panel, the step's stage, the encoder), on the merge-lesson skeleton."""
 
 from __future__ import annotations
 
+import html
+
 import streamlit as st
 
+from lessons.ui import cached
 from lessons.ui.address import choice_box
+from lessons.ui.chips import show_chips
 from lessons.ui.corpus import TEXT, UPLOAD, Corpus, corpus_select
 from lessons.ui.export import downloads
 from lessons.ui.keys import widget_key
 from lessons.ui.merge_lesson import MergeLesson, merges_input
 from lessons.ui.shipped import shipped_lines
-from lessons.ui.store import fingerprint, trace_store
+from lessons.ui.store import fingerprint, run_key, trace_store
 from subtok_core import superbpe
 from subtok_core.bytebpe.symbols import show, to_bytes
 from subtok_core.superbpe import io as super_io
@@ -30,9 +34,43 @@ TIES_HELP = (
 )
 
 
-def token_text(symbol: str) -> str:
-    """A token as a student reads it: its text, other bytes as <hex>."""
-    return show(symbol, "hex")
+CSS = (
+    "<style>.sb .chip {white-space: pre;}"
+    " .sb .word {display: inline-block; white-space: normal; margin-right: .8em;}</style>"
+)
+
+
+def token_chips(symbols, new: set[str]) -> str:
+    """Tokens (GPT-2 letters) as chips showing their text (a space stays a space, other
+    bytes as <hex>); the step's new token red with "new token" for a screen reader."""
+    said = '<span class="sr-only"> (new token)</span>'
+    return "".join(
+        f'<span class="chip{" new" if s in new else ""}">{html.escape(show(s, "hex"))}</span>'
+        + (said if s in new else "")
+        for s in symbols
+    )
+
+
+def lines_and_vocab(trace, i: int, new: set[str]) -> None:
+    """The corpus's lines after step i as chips with their counts, and the tokens learned."""
+    st.subheader("Corpus" + (f" after merge {i}" if i else ""))
+    rows = superbpe.corpus_at(trace, i)
+    show_chips(
+        "".join(
+            f'<div class="word">{token_chips(tokens, new)} '
+            f'<small aria-hidden="true">× {n}</small>'
+            f'<span class="sr-only">, {len(tokens)} tokens, {n} times</span></div>'
+            for _line, n, tokens in rows
+        ),
+        css=CSS,
+        kind="sb",
+    )
+    if len(trace.start.words) > len(rows):
+        st.caption(f"The first {len(rows)} of {len(trace.start.words):,} distinct lines.")
+    learned = superbpe.model_from_trace(trace, i).vocab[256:]
+    st.subheader(f"Vocabulary: 256 bytes + {len(learned):,} learned")
+    none = "<small>nothing learned yet</small>"
+    show_chips(token_chips(learned, new) or none, css=CSS, kind="sb")
 
 
 class SuperLesson(MergeLesson):
@@ -97,6 +135,10 @@ class SuperLesson(MergeLesson):
 
     def explain(self, trace, i: int, step) -> str:
         return superbpe.explain(trace, i)
+
+    def corpus_view(self, trace, i: int, new: set[str]) -> None:
+        draw = lambda: lines_and_vocab(trace, i, new)  # noqa: E731
+        cached.drawn(run_key(trace), (f"{self.page} corpus", i, tuple(sorted(new))), draw)
 
     def pair_label(self, pair) -> str:
         return superbpe.pair_label(pair)
