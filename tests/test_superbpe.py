@@ -139,6 +139,7 @@ def test_ties_go_to_the_smallest_pair_or_the_first_seen():
     "call, words",
     [(lambda: trace_superbpe("", merges=3, supermerges=1), "empty"),
      (lambda: trace_superbpe(TOY, merges=3, supermerges=1, pattern="x"), "pattern"),
+     (lambda: trace_boundless(TOY, merges=3, pattern="none"), "choose one of o200k, gpt2"),
      (lambda: trace_superbpe(TOY, merges=3, supermerges=1, ties="x"), "tie rule"),
      (lambda: trace_superbpe(TOY, merges=-1, supermerges=1), "0 or more"),
      (lambda: trace_superbpe(TOY, merges=3, supermerges=-2), "supermerges"),

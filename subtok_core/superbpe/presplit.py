@@ -18,7 +18,6 @@ import functools
 
 import regex
 
-from ..bytebpe.patterns import PATTERNS as BYTE_PATTERNS
 from ..bytebpe.patterns import pattern_text
 
 # tiktoken's o200k_base pattern (GPT-4o), one alternative per line
@@ -33,12 +32,12 @@ O200K_PARTS = (
     r"\s+(?!\S)",  # whitespace but the last space before a word
     r"\s+",  # any other whitespace
 )
-PATTERNS = ("o200k", *BYTE_PATTERNS)
+# not byte-level BPE's "none": it drops the spaces a superword must keep between its words
+PATTERNS = ("o200k", "gpt2", "cl100k")
 TITLES = {
     "o200k": "GPT-4o's pattern (o200k_base), as the reference trainers use",
     "gpt2": "GPT-2's pattern",
     "cl100k": "GPT-4's pattern (cl100k_base)",
-    "none": "words split at whitespace, which is dropped",
 }
 LETTER = regex.compile(r"\p{L}")
 
