@@ -135,6 +135,19 @@ def test_ties_go_to_the_smallest_pair_or_the_first_seen():
     assert [tuple(map(text, p)) for p in smallest.steps[1].tied_with] == [("t", "h")]
 
 
+def test_the_papers_cap_of_4_words():
+    """Hand count on CAT with 20 merges: the reference's first three supermerges join 2, 3
+    and 4 words; the next two (5 and 6 words) are over the cap. Left: (the, dog), (dog, sat
+    on the), (sat on the, log) 4 times each, the smallest " dog" first, which makes
+    "dog sat on the log" 5 words; then (" a", " dog") and ("a", " cat") 3 times each."""
+    trace = trace_superbpe(CAT, merges=20, supermerges=6, max_words=4)
+    assert merges_of(trace, "super") == [
+        (" on| the", 10), (" sat| on the", 10), (" cat| sat on the", 6),
+        (" dog| sat on the", 4), (" a| dog", 3), ("a| cat", 3),
+    ]  # fmt: skip
+    assert [s.words for s in trace.steps[20:]] == [2, 3, 4, 4, 2, 2]
+
+
 @pytest.mark.parametrize(
     "call, words",
     [(lambda: trace_superbpe("", merges=3, supermerges=1), "empty"),
@@ -143,6 +156,7 @@ def test_ties_go_to_the_smallest_pair_or_the_first_seen():
      (lambda: trace_superbpe(TOY, merges=3, supermerges=1, ties="x"), "tie rule"),
      (lambda: trace_superbpe(TOY, merges=-1, supermerges=1), "0 or more"),
      (lambda: trace_superbpe(TOY, merges=3, supermerges=-2), "supermerges"),
+     (lambda: trace_superbpe(TOY, merges=3, supermerges=2, max_words=1), "from 2 up"),
      (lambda: trace_boundless(["x " * 20_000], merges=3), "at most")],
 )  # fmt: skip
 def test_bad_input_gets_a_sentence(call, words):

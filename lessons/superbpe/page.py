@@ -34,25 +34,31 @@ class SuperBpe(SuperLesson):
     ties: str
     merges: int
     supermerges: int
+    max_words: int  # the most words one token may join (0: no limit)
 
     @classmethod
     def choose(cls, row) -> SuperBpe:
-        corpus, pattern, ties, merges, (extra,) = cls.common(row, 1)
+        corpus, pattern, ties, merges, (extra, cap) = cls.common(row, 2)
         supers = int(number_box(
             extra, "supermerges", "supermerges", 0, 2000, 8, 1,
             "merges after the transition point: each joins neighbouring pre-tokens",
         ))  # fmt: skip
+        most = int(number_box(
+            cap, "most words per token", "max_words", 0, 64, 0, 1,
+            "0: no limit, as the reference trainer; the SuperBPE paper allows 4 words",
+        ))  # fmt: skip
+        said = f"at most {most} words" if most else "any number of words"
         row.note(corpus.name, f"pattern {pattern}", f"ties {ties}",
-                 f"transition after {merges} merges", f"{supers} supermerges")  # fmt: skip
-        return cls(corpus, pattern, ties, merges, supers)
+                 f"transition after {merges} merges", f"{supers} supermerges", said)  # fmt: skip
+        return cls(corpus, pattern, ties, merges, supers, most)
 
     def settings(self) -> tuple:
-        return (self.pattern, self.ties, self.merges, self.supermerges)
+        return (self.pattern, self.ties, self.merges, self.supermerges, self.max_words)
 
     def trainer(self, lines, report):
         return superbpe.trace_superbpe(
             lines, merges=self.merges, supermerges=self.supermerges, pattern=self.pattern,
-            ties=self.ties, progress=report,
+            ties=self.ties, max_words=self.max_words, progress=report,
         )  # fmt: skip
 
 

@@ -39,6 +39,11 @@ def add(cmd) -> None:
     add_common(cmd, "ordinary merges before the transition point")
     cmd.add_argument("--supermerges", type=int, required=True,
                      help="supermerges after the transition point")  # fmt: skip
+    cmd.add_argument(
+        "--max-words", type=int, default=0,
+        help="the most words (pre-tokens) one token may join: 0 (default) for no limit, as "
+        "the reference trainer; the SuperBPE paper uses 4",
+    )  # fmt: skip
 
 
 def source(args):
@@ -48,7 +53,7 @@ def source(args):
 
 def params(args) -> dict:
     return {"merges": args.merges, "supermerges": args.supermerges, "pattern": args.pattern,
-            "ties": args.ties}  # fmt: skip
+            "ties": args.ties, "max_words": args.max_words}  # fmt: skip
 
 
 def table(trace: Trace) -> str:

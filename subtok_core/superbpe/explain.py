@@ -35,6 +35,11 @@ def _ties(step, ties: str) -> str:
     return f" It ties with {others}{more}; the tie rule ({TIE_TITLES[ties]}) picks it."
 
 
+def _cap(trace: Trace) -> str:
+    most = trace.param("max_words")
+    return f", each joining at most {most} words, as the paper's rule" if most else ""
+
+
 def explain_start(trace: Trace) -> str:
     lines = len(trace.start.words)
     merges = trace.param("merges")
@@ -46,7 +51,8 @@ def explain_start(trace: Trace) -> str:
         return head + (
             f" SuperBPE makes {merges} ordinary merges first, inside pre-tokens; that is "
             f"the transition point, after which {trace.param('supermerges')} supermerges may "
-            "join neighbouring pre-tokens that are each one token."
+            "join neighbouring pre-tokens that are each one token and hold a letter (so "
+            "punctuation such as a colon never ends one)" + _cap(trace) + "."
         )
     return head + (
         f" BoundlessBPE has a budget of {merges} merges: each step takes the next ordinary "

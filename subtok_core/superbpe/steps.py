@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from .. import limits
 from ..bytebpe.symbols import BASE_SYMBOLS, to_bytes, to_letters
 from ..merging import merge_goal
 from ..records import Trace
@@ -105,7 +106,7 @@ def _trace(name, found, source, pattern, ties, params, goal, progress) -> Trace:
     steps = _steps(found(lines), lines, pattern, goal, progress)
     truncated = len(steps) < goal
     if truncated:
-        reason = f"Stopped after {len(steps)} of {goal} merges: no pair was left to merge."
+        reason = f"Stopped after {len(steps)} of {goal} merges: no pair was left that may merge."
     else:
         reason = f"Made the {goal} merges asked for."
     return Trace(name, params, start, tuple(steps), truncated, reason, False)
@@ -118,14 +119,23 @@ def _check(pattern: str, ties: str, merges: int) -> None:
 
 
 def trace_superbpe(source, merges: int = 32, supermerges: int = 8, pattern: str = "o200k",
-                   ties: str = "smallest", progress: Progress = None) -> Trace:  # fmt: skip
-    """SuperBPE: `merges` ordinary merges (the transition point), then `supermerges`."""
+                   ties: str = "smallest", max_words: int = 0,
+                   progress: Progress = None) -> Trace:  # fmt: skip
+    """SuperBPE: `merges` ordinary merges (the transition point), then `supermerges`, each
+    joining at most `max_words` words (0: no limit, as the reference; the paper's is 4)."""
     _check(pattern, ties, merges)
     if not isinstance(supermerges, int) or supermerges < 0:
         raise ValueError("The number of supermerges must be a whole number, 0 or more.")
+    limits.check("merges", supermerges)
+    if not isinstance(max_words, int) or max_words < 0 or max_words == 1:
+        raise ValueError(
+            "The most words a token may join is 0 (no limit) or a whole number from 2 up."
+        )
     params = (("pattern", pattern), ("ties", ties), ("merges", merges),
-              ("supermerges", supermerges))  # fmt: skip
-    found = lambda lines: superbpe_merges(lines, pattern, merges, supermerges, ties)  # noqa: E731
+              ("supermerges", supermerges), ("max_words", max_words))  # fmt: skip
+    found = lambda lines: superbpe_merges(  # noqa: E731
+        lines, pattern, merges, supermerges, ties, max_words
+    )
     return _trace("superbpe", found, source, pattern, ties, params, merges + supermerges, progress)
 
 

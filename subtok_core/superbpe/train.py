@@ -108,19 +108,28 @@ def superword_runs(lines: dict[str, int], pattern: str, words: set[bytes]) -> di
 
 
 class Supermerges:
-    """The runs, each as its current tokens, and the supermerges made on them."""
+    """The runs, each as its current tokens, and the supermerges made on them.
+    `max_words` (0: no limit, as the reference) is the SuperBPE paper's cap on the words
+    (pre-tokens) one token may join; the paper uses 4."""
 
-    def __init__(self, runs: dict[tuple, int], ties: str):
+    def __init__(self, runs: dict[tuple, int], ties: str, max_words: int = 0):
         self.runs = {run: list(run) for run in runs}
-        self.counts, self.ties = runs, ties
+        self.counts, self.ties, self.max_words = runs, ties, max_words
+        self.words = {word: 1 for run in runs for word in run}  # token -> words it joins
+
+    def allowed(self, pair: BytePair, made: set[bytes]) -> bool:
+        """Both tokens already in the vocabulary (`made`), and not too many words."""
+        if pair[0] not in made or pair[1] not in made:
+            return False
+        return not self.max_words or self.words[pair[0]] + self.words[pair[1]] <= self.max_words
 
     def candidates(self, made: set[bytes]) -> list[tuple[BytePair, int]]:
-        """The pairs inside runs, best first; only pairs whose two tokens are already in
-        the vocabulary (`made`) may merge."""
+        """The pairs inside runs that may merge, best first."""
         counts = count_pairs((self.runs[r], n) for r, n in self.counts.items())
-        return [(p, n) for p, n in ranked(counts, self.ties) if p[0] in made and p[1] in made]
+        return [(p, n) for p, n in ranked(counts, self.ties) if self.allowed(p, made)]
 
     def merge(self, pair: BytePair) -> None:
+        self.words[pair[0] + pair[1]] = self.words[pair[0]] + self.words[pair[1]]
         for run in self.runs:
             self.runs[run] = merge_pair(self.runs[run], pair)
 
@@ -135,12 +144,13 @@ def ordinary_stage(lines, pattern, merges, ties) -> tuple[list[Found], set[bytes
     return found, words
 
 
-def superbpe_merges(lines, pattern, merges, supermerges, ties) -> Iterator[Found]:
-    """SuperBPE: `merges` ordinary merges (the transition point), then `supermerges`."""
+def superbpe_merges(lines, pattern, merges, supermerges, ties, max_words=0) -> Iterator[Found]:
+    """SuperBPE: `merges` ordinary merges (the transition point), then `supermerges`, each
+    token joining at most `max_words` words (0: any number)."""
     found, words = ordinary_stage(lines, pattern, merges, ties)
     yield from found
     made = {bytes([b]) for b in range(256)} | {f.pair[0] + f.pair[1] for f in found}
-    stage2 = Supermerges(superword_runs(lines, pattern, words), ties)
+    stage2 = Supermerges(superword_runs(lines, pattern, words), ties, max_words)
     for _ in range(supermerges):
         candidates = stage2.candidates(made)
         if not candidates:
