@@ -71,3 +71,14 @@ def test_bad_input_is_a_sentence(name):
     assert not at.exception
     big = page(name, corpus="sample:enwiki", merges="5")
     assert any("at most 20,000 characters" in e.value for e in big.error)
+
+
+def test_the_papers_cap_from_the_address():
+    """toy:cat-mat, 20 merges, at most 4 words: the 4th supermerge is " dog" + " sat on the"
+    (the hand count of tests/test_superbpe.py); a cap of 1 word is refused with a sentence."""
+    at = page("superbpe", corpus="toy:cat-mat", merges="20", supermerges="6", max_words="4",
+              step="24")  # fmt: skip
+    assert at.info[0].value.startswith("Merge 24 is a supermerge, after the transition point")
+    assert '" dog" and " sat on the"' in at.info[0].value
+    one = page("superbpe", corpus="toy:cat-mat", merges="20", max_words="1")
+    assert any("from 2 up" in e.value for e in one.error) and not one.exception
