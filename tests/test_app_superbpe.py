@@ -33,7 +33,7 @@ def test_superbpe_deep_link_shows_the_core_sentence_and_the_stage():
     trace = superbpe.trace_superbpe(superbpe.load(TOY), merges=32, supermerges=8)
     assert [i.value for i in at.info] == [superbpe.explain(trace, 35)]
     assert "after the transition point (32 ordinary merges)" in at.info[0].value
-    assert "joins 3 words" in at.info[0].value
+    assert "is one token of 3 words" in at.info[0].value
     assert any("Stage: supermerge" in c.value for c in at.caption)
     assert not at.error and not at.warning
 

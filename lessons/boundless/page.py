@@ -20,11 +20,10 @@ class Boundless(SuperLesson):
     page, algo = PAGE, superbpe
     title = "BoundlessBPE"
     intro = (
-        "BoundlessBPE (Schmidt et al. 2025) lets two neighbouring pre-tokens that are each a "
-        "single token merge at any time. Ordinary BPE's merges are replayed in order, and at "
-        "each step the best supermerge takes the step instead when it occurs more often than "
-        "the next ordinary merge did: both compete for the same budget. Merges and ties follow "
-        "the reference trainer (kensho-technologies/fastboundlessbpe)."
+        "BoundlessBPE (Schmidt et al. 2025): ordinary BPE's merges are replayed in order, and "
+        "at each step the best supermerge (two neighbouring pre-tokens, each one token) takes "
+        "the step instead when it occurs more often: both compete for one budget. Merges and "
+        "ties as the reference trainer (kensho-technologies/fastboundlessbpe) makes them."
     )
     encode_beside = False
 

@@ -21,11 +21,10 @@ class SuperBpe(SuperLesson):
     page, algo = PAGE, superbpe
     title = "SuperBPE"
     intro = (
-        "SuperBPE (Liu et al., COLM 2025) trains ordinary byte-level BPE up to a transition "
-        "point, so far merges stay inside one pre-token. After it, the pre-split is relaxed: "
-        "a supermerge joins two neighbouring pre-tokens that are each one token already and "
-        'hold a letter, so frequent phrases such as " of the people" become one token. '
-        "Merges and ties follow the reference trainer (kensho-technologies/fastboundlessbpe)."
+        "SuperBPE (Liu et al., COLM 2025): byte-level BPE inside pre-tokens up to a "
+        "transition point, then supermerges join neighbouring pre-tokens that are each one "
+        'token and hold a letter, so " of the people" can become one token. Merges and ties '
+        "as the reference trainer (kensho-technologies/fastboundlessbpe) makes them."
     )
     encode_beside = False
 

@@ -7,8 +7,8 @@ step.
 >>> trace = trace_superbpe(["the cat the cat", "the cat"], merges=6, supermerges=1)
 >>> print(textwrap.fill(explain(trace, 7), 88))
 Merge 7 is a supermerge, after the transition point (6 ordinary merges): "the" and "
-cat" stand side by side 2 times in the superword runs, the most of any pair, so "the
-cat" becomes one token that joins 2 words.
+cat" stand side by side 2 times, the most of any pair: "the cat" is one token of 2
+words.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ def pair_label(pair: tuple[str, str]) -> str:
 def _ties(step, ties: str) -> str:
     if not step.tied_with:
         return ""
-    others = ", ".join(pair_label(p) for p in step.tied_with[:3])
-    more = " ..." if len(step.tied_with) > 3 else ""
-    return f" It ties with {others}{more}; the tie rule ({TIE_TITLES[ties]}) picks it."
+    n = len(step.tied_with)
+    others = pair_label(step.tied_with[0]) if n == 1 else f"{n} other pairs"
+    return f" It ties with {others}; the tie rule ({TIE_TITLES[ties]}) picks it."
 
 
 def _cap(trace: Trace) -> str:
@@ -73,9 +73,8 @@ def explain(trace: Trace, i: int) -> str:
     if superbpe and step.stage == SUPER:
         return (
             f"Merge {i} is a supermerge, after the transition point ({point} ordinary "
-            f"merges): {a} and {b} stand side by side {step.count} times in the superword "
-            f"runs, the most of any pair, so {new} becomes one token that joins "
-            f"{step.words} words." + _ties(step, ties)
+            f"merges): {a} and {b} stand side by side {step.count} times, the most of any "
+            f"pair: {new} is one token of {step.words} words." + _ties(step, ties)
         )
     if superbpe:
         return (
