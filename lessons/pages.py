@@ -27,8 +27,9 @@ PAGES = (
     Page("lessons/unigram/page.py", "Unigram LM", ":material/content_cut:", "unigram", polls=True),
     Page("lessons/sage/page.py", "SaGe", ":material/hub:", "sage"),
     Page("lessons/compare/page.py", "Compare", ":material/compare:", "compare"),
-    Page("lessons/check/page.py", "Check your BPE", ":material/fact_check:", "check",
-         exercise=True),
+    Page(
+        "lessons/check/page.py", "Check your BPE", ":material/fact_check:", "check", exercise=True
+    ),
     Page("lessons/vocab/page.py", "Inside a vocabulary", ":material/dictionary:", "vocab"),
     Page("lessons/notes/page.py", "Notes on the material", ":material/rule:", "notes", False),
     # last: a student's page, reached by the link or QR code of a class poll, listed for

@@ -25,7 +25,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import encode_cli, warm
+from . import encode_cli, metrics_cli, warm
 from .cli_help import CHECK_HELP
 from .vocab import cli as vocab_cli
 
@@ -61,6 +61,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     else:
         commands.add_parser("check", help=CHECK_HELP)  # (its module imports the trainers)
     vocab_cli.add(commands)  # subtok vocab: health categories of a vocabulary
+    metrics_cli.add(commands)  # subtok metrics: the measures papers report
     listing = commands.add_parser("corpora", help="list the built-in corpora and samples")
     listing.set_defaults(run=_run_corpora)
     pretrained = commands.add_parser(

@@ -12,18 +12,22 @@ any later process. Settings:
 - ``SUBTOK_CACHE_MB``: how much the directory may hold (default 2000); past it the files
   used least recently go first.
 
-A file is one line of header, JSON: a tag, the core's version and the run's key; then the
-run as plain data (subtok_core.plaindata: JSON that can only build numbers, strings,
-containers, numpy arrays of numbers and the core's own records). Nothing read runs code.
-The header is checked before the run is parsed: a file of another version, for another
-key, truncated or unreadable is ignored (a line in the log, the file removed) and the run
-computed again: never an error.
+A file is one line of header, JSON: a tag, the core's version, the run's key, the body's
+length and a digest of the key and the body together; then the run as plain data
+(subtok_core.plaindata: JSON that can only build numbers, strings, containers, numpy
+arrays of numbers and the core's own records, each field of the type it declares). Nothing
+read runs code. The header is checked before the run is parsed: a file of another version,
+for another key, truncated, whose body is not the one its header was written with (another
+run's body under a true header), or unreadable is ignored (a line in the log, the file
+removed) and the run computed again: never an error. What the run must be (a trace, a
+table, a chart's spec) is the caller's to check (Store.get's `expect`).
 
 Only our own files are read: a file is opened without following a link (a link is never
 read), and one that is not a regular file, belongs to another user or is bigger than the
 store's memory budget is skipped. The directory is made private to its user (mode 0700,
 with a log line if it was writable by others); a directory that belongs to another user
-is not used at all (a log line says so, and runs stay in memory).
+is not used at all, nor one that is a link of another user (a log line says so, and runs
+stay in memory).
 
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     disk = DiskCache(Path(folder), max_bytes=1 << 20)
@@ -51,11 +55,12 @@ from .ownfiles import Skipped, open_own, private_directory
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2  # bump when the file layout changes, or what a trace means without a code change
+FORMAT = 3  # bump when the file layout changes, or what a trace means without a code change
 TAG = "subtok-run"  # the tag of every file's header
 MAX_HEADER = 1 << 16  # a header line longer than this is not ours
 SUFFIX, TEMP_PREFIX = ".run", ".writing-"
 DEFAULT_LIMIT_MB = 2000
+OLD_TEXT = ("sample-", ".txt")  # how an earlier version kept the Wikipedia sample's text
 STALE_TEMP_SECONDS = 3600  # a half-written file this old was left by a process that died
 
 
@@ -153,8 +158,12 @@ class DiskCache:
         try:
             with open_own(path, max_bytes) as file:
                 size = os.fstat(file.fileno()).st_size
-                why = self._refuse(file.readline(MAX_HEADER), key)
-                value = None if why else plaindata.decode(file.read())
+                header = self._header(file.readline(MAX_HEADER), key)
+                why = header if isinstance(header, str) else None
+                if why is None:
+                    body = file.read()
+                    why = _body_refused(header, body)
+                value = None if why else plaindata.decode(body)
         except FileNotFoundError:
             return None  # not kept, or removed by another process meanwhile
         except Skipped as err:
@@ -170,19 +179,26 @@ class DiskCache:
             os.utime(path, follow_symlinks=False)
         return value, size
 
-    def _refuse(self, line: bytes, key) -> str | None:
-        """Why a file with this header line cannot answer `key`, or None when it can."""
+    def _header(self, line: bytes, key) -> list | str:
+        """The header line of a file that may answer `key`, or why it cannot (a sentence)."""
         try:
             header = json.loads(line)
         except ValueError:
             return "it is not a subtok run"
-        if not (isinstance(header, list) and len(header) == 3 and header[0] == TAG):
+        if not (isinstance(header, list) and len(header) == 5 and header[0] == TAG):
             return "it is not a subtok run"
         if header[1] != self.version:
-            return f"it was written by another version ({header[1]})"
+            return f"it was written by another version ({str(header[1])[:80]})"
         if header[2] != _plain_key(key):
             return "it holds another run"
-        return None
+        return header
+
+    def forget(self, key, why: str) -> None:
+        """Remove the file of `key`, read but refused by its reader (`why`, in the log)."""
+        path = self.path(key)
+        if path is not None:
+            log.warning("ignored cache file %s: %s; the run is computed again", path.name, why)
+            self._remove(path)
 
     def usable(self) -> bool:
         """Whether the directory may be used: made (private) if missing, made private if it
@@ -200,7 +216,9 @@ class DiskCache:
         if path is None or len(data) > self.max_bytes or not self.usable():
             return
         try:
-            header = json.dumps([TAG, self.version, _plain_key(key)]).encode() + b"\n"
+            plain = _plain_key(key)
+            seal = [len(data), _seal(plain, data)]
+            header = json.dumps([TAG, self.version, plain, *seal]).encode() + b"\n"
         except TypeError as err:  # a key that is not plain data: the run stays in memory
             log.warning("a run under %s cannot be kept on disk: %s", path.name, err)
             return
@@ -235,6 +253,8 @@ class DiskCache:
                 files.append((info.st_mtime, info.st_size, Path(entry.path)))
             elif entry.name.startswith(TEMP_PREFIX) and now - info.st_mtime > STALE_TEMP_SECONDS:
                 self._remove(Path(entry.path))
+            elif entry.name.startswith(OLD_TEXT[0]) and entry.name.endswith(OLD_TEXT[1]):
+                self._remove(Path(entry.path))  # outside the budget: now kept as a run
         total = sum(size for _, size, _ in files)
         for _, size, path in sorted(files):  # oldest use first
             if total <= self.max_bytes:
@@ -250,6 +270,21 @@ class DiskCache:
     def _remove(path: Path) -> None:
         with contextlib.suppress(OSError):  # already gone (another process), or not ours
             path.unlink()
+
+
+def _seal(plain_key, body: bytes) -> str:
+    """A digest of a key (as the header holds it) and the body kept under it together."""
+    digest = hashlib.sha256(json.dumps(plain_key, sort_keys=True).encode() + b"\0" + body)
+    return digest.hexdigest()
+
+
+def _body_refused(header: list, body: bytes) -> str | None:
+    """Why `body` is not the body the header was written with, or None."""
+    if header[3] != len(body):
+        return f"it cannot be read whole (its body is {len(body)} bytes, not {header[3]})"
+    if header[4] != _seal(header[2], body):
+        return "its body is not the one its header was written with"
+    return None
 
 
 def _plain_key(key) -> Any:

@@ -96,3 +96,75 @@ def mostly_unknown(table: pd.DataFrame) -> pd.DataFrame:
     [43]
     """
     return table[table["unknown"] * 2 > table["tokens"]]
+
+
+def fairness(table: pd.DataFrame, lines: int | None = None) -> pd.DataFrame:
+    """Per tokenizer of a premium table, the Gini coefficient over the languages of two
+    costs (parity-aware BPE's fairness measure): tokens per line of the parallel text
+    (`lines` each; the sentences are the same in every language) and tokens per character.
+    0 is every language paying the same.
+
+    >>> df = pd.DataFrame({"tokenizer": ["T"] * 2, "language": ["English", "Russian"],
+    ...                    "tokens": [10, 30], "characters": [50, 50]})
+    >>> fairness(df, lines=3).round(4).values.tolist()
+    [['T', 0.25, 0.25]]
+    """
+    from .measure.information import gini
+
+    lines = lines or len(next(iter(LANGUAGES.values())).sentences)
+    rows = []
+    for name, group in table.groupby("tokenizer", sort=False):
+        per_line = (group["tokens"] / lines).tolist()
+        per_char = (group["tokens"] / group["characters"]).tolist()
+        rows.append({"tokenizer": name, "gini_per_line": gini(per_line),
+                     "gini_per_character": gini(per_char)})  # fmt: skip
+    return pd.DataFrame(rows, columns=["tokenizer", "gini_per_line", "gini_per_character"])
+
+
+def fairness_sentence(frame: pd.DataFrame, left_out: Sequence[str] = ()) -> str:
+    """Which tokenizer is fairest by each cost, and whether the two costs agree; the
+    tokenizers `left_out` (mostly unknown tokens in some language: their cost counts lost
+    text) are named and not ranked.
+
+    >>> df = pd.DataFrame({"tokenizer": ["A", "B"], "gini_per_line": [0.1, 0.2],
+    ...                    "gini_per_character": [0.3, 0.2]})
+    >>> fairness_sentence(df)  # doctest: +NORMALIZE_WHITESPACE
+    'Fairest per line: A (Gini 0.100); per character: B (Gini 0.200). Here the two costs
+    disagree: the same sentence has more characters in one language than in another, so a
+    tokenizer can be fair per character and unfair per line.'
+    """
+    note = ""
+    if left_out:
+        many = len(left_out) > 1
+        note = (
+            f" Not ranked: {', '.join(left_out)}, which {'write' if many else 'writes'} most "
+            f"of some language as unknown tokens, so {'their' if many else 'its'} cost counts "
+            "lost text."
+        )
+        frame = frame[~frame["tokenizer"].isin(left_out)]
+    if frame.empty:
+        return note.strip()
+    if len(frame) == 1:
+        only = frame.iloc[0]
+        return (
+            f"{only['tokenizer']}: Gini {only['gini_per_line']:.3f} per line, "
+            f"{only['gini_per_character']:.3f} per character. The two costs can disagree: "
+            "the same sentence has more characters in one language than in another." + note
+        )
+    by_line = frame.loc[frame["gini_per_line"].idxmin()]
+    by_char = frame.loc[frame["gini_per_character"].idxmin()]
+    said = (
+        f"Fairest per line: {by_line['tokenizer']} (Gini {by_line['gini_per_line']:.3f}); "
+        f"per character: {by_char['tokenizer']} (Gini {by_char['gini_per_character']:.3f})."
+    )
+    line_order = list(frame.sort_values("gini_per_line", kind="stable")["tokenizer"])
+    char_order = list(frame.sort_values("gini_per_character", kind="stable")["tokenizer"])
+    why = (
+        "the same sentence has more characters in one language than in another, so a "
+        "tokenizer can be fair per character and unfair per line."
+    )
+    if line_order != char_order:
+        return f"{said} Here the two costs disagree: {why}{note}"
+    return (
+        f"{said} Here the two costs rank the tokenizers alike, but they can disagree: {why}" + note
+    )

@@ -80,6 +80,7 @@ LIMITS = {
     ),
 }
 WORD_MAX_CHARS = 200  # training and encoding: the cost of a word grows with its length squared
+WORDPIECE_TRIES = 200_000  # longest-match tries a text's trace keeps (each is a record)
 TEXTBOOK_MAX_SUBSTRINGS = 500_000  # the textbook Unigram seed enumerates every substring
 
 

@@ -2,7 +2,8 @@
 
 A file is opened without following a link (``O_NOFOLLOW``, then a check that what was
 opened is what ``lstat`` saw), and only if it is a regular file of this user. A folder is
-made private: others may not write to it, and one that belongs to another user is refused.
+made private: others may not write to it, and one that belongs to another user, or is a
+link another user made (whatever it points at), is refused.
 """
 
 from __future__ import annotations
@@ -50,8 +51,16 @@ def open_own(path: Path, max_bytes: int | None):
 def private_directory(directory: Path, what: str) -> bool:
     """Make `directory` (and its missing parents) for this user only; a directory that
     others may write to is made private (mode 0700) with a log line; one that belongs to
-    another user, or cannot be made, is refused with a log line. True when it may be used.
+    another user, or is a link of another user, or cannot be made, is refused with a log
+    line. True when it may be used.
     """
+    if _links_of_others(directory):
+        log.warning(
+            "the %s folder %s is a link made by another user, so nothing is kept there: "
+            "point SUBTOK_CACHE_DIR (or SUBTOK_DATA_DIR) at a folder of your own",
+            what, directory,
+        )  # fmt: skip
+        return False
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = directory.stat()
@@ -76,3 +85,21 @@ def private_directory(directory: Path, what: str) -> bool:
         log.warning("the %s folder %s was writable by others; made private (mode 0700)",
                     what, directory)  # fmt: skip
     return True
+
+
+def _links_of_others(directory: Path) -> bool:
+    """Whether `directory`, or a folder on its way, is a link that another user made: what
+    it points at is theirs to change (a link of root's, such as /tmp on some systems, is
+    trusted as root is)."""
+    if not hasattr(os, "getuid"):
+        return False
+    me = os.getuid()
+    path = Path(os.path.abspath(directory))
+    for step in (path, *path.parents):
+        try:
+            info = os.lstat(step)
+        except OSError:
+            continue  # not made yet
+        if stat.S_ISLNK(info.st_mode) and info.st_uid not in (me, 0):
+            return True
+    return False

@@ -3,7 +3,10 @@
 A pickle read from disk can run any code it names; this format can only ever build the
 containers below, numbers, strings, numpy arrays of numbers, and the core's own record
 types (frozen dataclasses and named tuples defined in ``subtok_core``), each filled field
-by field without calling any of its code. A name that is not such a type is refused.
+by field without calling any of its code. A name that is not such a type is refused, and
+so is a field whose value is not of the type the record declares for it, a numpy number
+or array of anything but numbers (a 2 GB "void" scalar is 118 bytes of JSON), and an
+array whose bytes do not fill its shape.
 
 Encoded, a value is JSON: a tuple is a JSON array (traces are tuples all the way down);
 anything else is a one-key object whose key says what it is.
@@ -17,6 +20,10 @@ Span(text='lo', start=0, end=2)
 Traceback (most recent call last):
 ...
 ValueError: the type os:system is not one of subtok's records
+>>> decode(b'{"n": ["V", 2000000000]}')
+Traceback (most recent call last):
+...
+ValueError: a numpy number of dtype 'V' is not plain data
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ import sys
 from collections import Counter, OrderedDict
 from fractions import Fraction
 from typing import Any
+
+from . import plaincheck
 
 PACKAGE = "subtok_core"
 _CONTAINERS = {list: "l", set: "s", frozenset: "f", Counter: "C", OrderedDict: "O"}
@@ -194,9 +203,7 @@ def _value(data: Any) -> Any:
     if tag == "a":
         return _array(*body)
     if tag == "n":
-        import numpy as np  # (only a run that holds numbers of numpy needs it)
-
-        return np.dtype(body[0]).type(body[1])
+        return _number(*body)
     if tag == "D":
         return _unframe(body)
     if tag == "c":
@@ -204,13 +211,23 @@ def _value(data: Any) -> Any:
     raise ValueError(f"unknown tag {tag!r}")
 
 
-def _array(dtype: str, shape: list, data: str, writeable: bool):
-    import numpy as np  # (only a run that holds arrays needs it)
+def _number(dtype: str, value: Any):
+    kind = plaincheck.numeric(dtype)
+    if not isinstance(value, bool | int | float):
+        raise ValueError(f"a numpy number's value must be a number, not {type(value).__name__}")
+    return kind.type(value)
 
-    kind = np.dtype(dtype)
-    if kind.hasobject:
-        raise ValueError("an array of Python objects is not plain data")
-    array = np.frombuffer(base64.b64decode(data), dtype=kind).reshape(shape)
+
+def _array(dtype: str, shape: list, data: str, writeable: bool):
+    import numpy as np
+
+    kind = plaincheck.numeric(dtype)
+    if not (isinstance(shape, list) and all(type(n) is int and n >= 0 for n in shape)):
+        raise ValueError("an array's shape must be a list of counts")
+    raw = base64.b64decode(data)
+    if len(raw) != kind.itemsize * int(np.prod(shape, dtype=object)):
+        raise ValueError(f"an array of shape {shape[:4]} holds {len(raw)} bytes, not its size")
+    array = np.frombuffer(raw, dtype=kind).reshape(shape)
     return array.copy() if writeable else array  # frombuffer's array is read-only
 
 
@@ -218,10 +235,19 @@ def _build(kind: type, fields: list) -> Any:
     """An instance of the record type `kind` with these field values, made without calling
     its constructor (nothing of it runs)."""
     if issubclass(kind, tuple):
-        return tuple.__new__(kind, fields)
-    names = [f.name for f in dataclasses.fields(kind)]
+        names = list(kind._fields)
+    else:
+        names = [f.name for f in dataclasses.fields(kind)]
     if len(names) != len(fields):
         raise ValueError(f"{kind.__qualname__} has {len(names)} fields, not {len(fields)}")
+    wanted = plaincheck.field_types(kind)
+    for name, field in zip(names, fields, strict=True):
+        if name in wanted and not isinstance(field, wanted[name]):
+            raise ValueError(
+                f"{kind.__qualname__}.{name} holds a {type(field).__name__}, not what it declares"
+            )
+    if issubclass(kind, tuple):
+        return tuple.__new__(kind, fields)
     made = object.__new__(kind)
     for name, field in zip(names, fields, strict=True):
         object.__setattr__(made, name, field)

@@ -49,6 +49,27 @@ Report = Callable[..., None]  # report(done, total, *more): what a run has done 
 TRAINED, READ = "trained %s in %.1f s", "read %s from the disk cache in %.1f s"
 
 
+# what a run read from disk must be (Store.get): a type, types, or why(value) -> str | None
+Expect = type | tuple[type, ...] | Callable[[Any], "str | None"] | None
+
+
+def refused(value, expect: Expect) -> str | None:
+    """Why `value`, read from disk, is not what `expect` asks for (None when it is).
+
+    >>> refused("a run", tuple), refused((1,), tuple)
+    ('it holds a str, not a tuple', None)
+    """
+    if expect is None:
+        return None
+    if isinstance(expect, type | tuple):
+        if isinstance(value, expect):
+            return None
+        kinds = expect if isinstance(expect, tuple) else (expect,)
+        wanted = " or ".join(kind.__name__ for kind in kinds)
+        return f"it holds a {type(value).__name__}, not a {wanted}"
+    return expect(value)
+
+
 def budget_from_env() -> int:
     """The byte budget from ``SUBTOK_STORE_MB`` (a positive number of megabytes)."""
     return megabytes_from_env("SUBTOK_STORE_MB", DEFAULT_BUDGET_MB)
@@ -124,9 +145,10 @@ class Store:
         # per kind of run (kind_of): how many were computed, read from disk, found in memory
         self.counts: Counter[tuple[str, str]] = Counter()
 
-    def cached(self, key: Hashable, name: str | None = None):
+    def cached(self, key: Hashable, name: str | None = None, expect: Expect = None):
         """The run kept under `key` (now the most recently used), in memory or on disk;
-        else None. Nothing is computed (`name` says what the run is in the log)."""
+        else None. Nothing is computed (`name` says what the run is in the log; `expect`,
+        what a run read from disk must be, as in get)."""
         with self.lock:
             if key in self.runs:
                 self.runs.move_to_end(key)
@@ -137,7 +159,7 @@ class Store:
         if self.disk is None or not self.disk.has(key):
             return None
         try:  # one session reads the file, the others wait for it
-            return self.get(key, _not_on_disk, name=name)
+            return self.get(key, _not_on_disk, name=name, expect=expect)
         except _NotOnDisk:
             return None
 
@@ -213,6 +235,7 @@ class Store:
         name: str | None = None,
         size: int | None = None,
         on_disk: bool = True,
+        expect: Expect = None,
     ):
         """The run under `key`: kept, or awaited from another session, or read from disk,
         or computed here (`name` says what it is in the log).
@@ -222,6 +245,9 @@ class Store:
         exception in the leader, Streamlit's stop included, reaches the leader only: its
         waiters start again. `size`: the value's size in bytes when it cannot be measured;
         `on_disk` False keeps it in memory only (an upload: not written, not looked for).
+        `expect`: what a run read from disk must be, a type (or a tuple of types) or a
+        function that says why a value is refused (None when it is not); a file whose run
+        is not that is removed, with a log line, and the run computed here.
         """
         while True:
             with self.lock:
@@ -235,7 +261,8 @@ class Store:
                     flight = self.flights[key] = _Flight()
             if leader:
                 disk = self.disk if on_disk else None
-                return self._lead(key, flight, compute, on_progress, name, (size, disk))
+                how = (size, disk, expect)
+                return self._lead(key, flight, compute, on_progress, name, how)
             # another session trains this run: follow its progress until it ends
             while not flight.done.wait(self.poll):
                 if on_progress and flight.progress:
@@ -249,10 +276,14 @@ class Store:
             if on_progress:
                 on_progress(*progress)
 
-        size, disk = how
+        size, disk, expect = how
         began = time.perf_counter()
         try:
             found = None if disk is None else disk.read(key, max_bytes=self.budget)
+            why = None if found is None else refused(found[0], expect)
+            if why:
+                disk.forget(key, why)
+                found = None
             data = None
             if found is not None:
                 value, size = found

@@ -56,6 +56,11 @@ class Trained:
     def style(self) -> str:
         return model_style(self.model)
 
+    @property
+    def vocab_size(self) -> int:
+        """Its vocabulary's size |V| (the pieces it learnt)."""
+        return len(self.model.vocab)
+
     def encode(self, text: str) -> Encoded:
         """`text` as spans and ids; a piece outside the vocabulary gets [UNK]'s id."""
         spans = self.algorithm.segment(self.model, text).tokens

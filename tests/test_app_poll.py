@@ -7,7 +7,6 @@ low/lower/newest/widest with </w>, merge 3 is "est </w>" (6 + 3 = 9 times), merg
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
 from lessons.poll import results, room
+from lessons.ui.escape import as_text
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart
 
@@ -156,7 +156,7 @@ def test_a_typed_answer_is_a_count_until_the_teacher_shows_it_as_plain_text():
     teach.toggle(key="bpe_poll_typed").set_value(True).run()
     html = [m.value for m in teach.markdown if m.proto.allow_html]
     (table,) = [value for value in html if "poll-typed" in value]  # on request
-    assert f"<td>{escape(SCRIPT)}</td><td>1</td>" in table  # as the text typed
+    assert f"<td>{as_text(SCRIPT)}</td><td>1</td>" in table  # as the text typed
     assert not any("<script" in value for value in html)
     typed = results.answers_frame(rooms.store().tally(current.id), current, show_typed=True)
     assert answers_chart(typed).to_dict()["datasets"]  # an answer is data for Vega

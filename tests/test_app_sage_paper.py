@@ -2,6 +2,8 @@
 figures, each beside the paper's) and the page's labels (issue 14: one-line names with the
 paper's letter in the help, no course file numbers, the paper preset's time said first)."""
 
+import html
+
 import pandas as pd
 import pytest
 import streamlit as st
@@ -33,10 +35,11 @@ def run():
 
 
 def texts(at) -> str:
+    """The page's text, as read (a token's signs are character references in its HTML)."""
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    return "\n".join(
+    return html.unescape("\n".join(
         parts + [s.value for s in [*at.header, *at.subheader]] + [i.value for i in at.info]
-    )
+    ))  # fmt: skip
 
 
 def test_the_paper_tab_sets_table_1_beside_the_papers(page, run):

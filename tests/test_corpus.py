@@ -437,7 +437,7 @@ def test_the_wikipedia_text_is_kept_on_disk_and_read_back_the_same(tmp_path, mon
     monkeypatch.setenv("SUBTOK_CACHE_DIR", str(tmp_path))
     corpus.sample_lines.cache_clear()
     made = corpus.sample_lines("enwiki")
-    kept = list(tmp_path.glob("sample-*.txt"))
+    kept = list(tmp_path.glob("*.run"))  # kept like a run: within the cache's budget
     assert len(kept) == 1
     corpus.sample_lines.cache_clear()
     parsed_again = lambda path: pytest.fail("parsed again")  # noqa: E731

@@ -82,9 +82,8 @@ def test_a_class_exercise_set_on_check_reaches_a_laptop_and_a_phone(browser: Bro
             settle(page)
             expect(page.get_by_text("Exercise: exercise:runs")).to_be_visible(timeout=30_000)
         send(laptop, right)
-        expect(laptop.get_by_text(re.compile(rf"^identical: your {len(right)} merges"))).to_be_visible(
-            timeout=30_000
-        )
+        same = laptop.get_by_text(re.compile(rf"^identical: your {len(right)} merges"))
+        expect(same).to_be_visible(timeout=30_000)
         send(phone, buggy)
         expect(phone.get_by_text(f"Merge {differs} differs (first-occurrence)", exact=False))\
             .to_be_visible(timeout=30_000)  # fmt: skip

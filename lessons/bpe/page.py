@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import inspect
 from dataclasses import dataclass
 
@@ -12,6 +11,7 @@ from lessons.ui import regularize
 from lessons.ui.address import choice_box
 from lessons.ui.chips import MARKERS, chips, show_chips
 from lessons.ui.corpus import Corpus, corpus_label, corpus_select, corpus_setting, settings_caption
+from lessons.ui.escape import as_text, inline_code, plain
 from lessons.ui.keys import widget_key
 from lessons.ui.merge_lesson import MergeLesson, merge_lesson, merges_input, ties_select
 from lessons.ui.steps import corpus_trace, lazy_expander
@@ -129,15 +129,15 @@ def encode_panel(model, example: str) -> None:
     try:
         seg = bpe.segment(model, text)
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         return
     for word in seg.words:
         lines = [
-            f"<div><b>{html.escape(word.word)}</b>: start {chips(word.initial, (), MARKERS)}</div>"
+            f"<div><b>{as_text(word.word)}</b>: start {chips(word.initial, (), MARKERS)}</div>"
         ]
         for number, pair, symbols in word.applied:
             lines.append(
-                f"<div>merge {number} {html.escape(pair_text(pair))} → "
+                f"<div>merge {number} {as_text(pair_text(pair))} → "
                 f"{chips(symbols, {pair[0] + pair[1]}, MARKERS)}</div>"
             )
         if not word.applied:
@@ -148,7 +148,7 @@ def encode_panel(model, example: str) -> None:
             "[UNK] stands for a character never seen in training: BPE cannot build it "
             "from the vocabulary, so each such character becomes one unknown token."
         )
-    st.write(f"**{len(seg.tokens)} tokens:** " + " ".join(f"`{t.text}`" for t in seg.tokens))
+    st.write(f"**{len(seg.tokens)} tokens:** " + " ".join(inline_code(t.text) for t in seg.tokens))
 
 
 merge_lesson(Bpe)

@@ -12,6 +12,7 @@ from lessons.bytebpe import replay, views
 from lessons.ui import cached
 from lessons.ui.address import choice_box
 from lessons.ui.corpus import TEXT, UPLOAD, Corpus, corpus_select
+from lessons.ui.escape import plain
 from lessons.ui.export import downloads
 from lessons.ui.merge_lesson import MergeLesson, merge_lesson, merges_input, ties_select
 from lessons.ui.present import presenting
@@ -99,7 +100,7 @@ class ByteBpe(MergeLesson):
         try:
             trace = trained(lines, corpus_print, self.pattern, self.ties, self.merges)
         except ValueError as err:
-            st.error(str(err))
+            st.error(plain(str(err)))
             st.stop()
         if not presenting():  # at the projector: the merges only; here one button
             with row.views[PRESPLIT]:

@@ -3,13 +3,12 @@ by rank) and BPE-dropout on bytes."""
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 import streamlit as st
 
 from lessons.bytebpe.views import CSS, PAGE, pair_label, quoted, shown, symbol_chips
 from lessons.ui.chips import show_chips
+from lessons.ui.escape import as_text, plain
 from lessons.ui.keys import widget_key
 from lessons.ui.store import fingerprint, run_key
 from subtok_core import bytebpe
@@ -54,7 +53,7 @@ def replay_panel(trace, i: int, style: str) -> None:
             encoder = encoder_for(vocab, trace, i)
         replays = bytebpe.replay_text(encoder, text, where="web")
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         return
     if not replays:
         st.info("Type a text to encode.")
@@ -66,7 +65,7 @@ def replay_panel(trace, i: int, style: str) -> None:
         "(the leftmost of equals) until no pair has a rank"
         + (" (a trained model's rank: the number of its merge)." if vocab == "trained" else ".")
     )
-    chips = (f'<span class="chip">{html.escape(shown(r.data, style))}</span>' for r in replays)
+    chips = (f'<span class="chip">{as_text(shown(r.data, style))}</span>' for r in replays)
     show_chips("".join(chips), css=CSS, kind="bb")
     most = max(range(len(replays)), key=lambda k: len(replays[k].merges))
     pick = st.selectbox(
@@ -130,7 +129,7 @@ def dropout_panel(model, style: str) -> None:
         drawn = bytebpe.dropout_samples(model, text[:DROPOUT_MAX_CHARS], p, int(n), int(seed))
         plain = tuple(bytebpe.segment(model, text[:DROPOUT_MAX_CHARS]).pieces)
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         return
     rows = [_row("plain", plain, (), style)]
     rows += [_row(f"sample {k}", pieces, plain, style) for k, pieces in enumerate(drawn, 1)]
@@ -141,6 +140,6 @@ def dropout_panel(model, style: str) -> None:
 def _row(label: str, pieces, plain, style: str) -> str:
     odd = set(pieces) - set(plain) if plain else set()
     return (
-        f"<div>{html.escape(label)} <small>({len(pieces)} tokens)</small>: "
+        f"<div>{as_text(label)} <small>({len(pieces)} tokens)</small>: "
         f"{symbol_chips(pieces, odd, style)}</div>"
     )

@@ -11,6 +11,7 @@ import streamlit as st
 from lessons.ui import cached
 from lessons.ui.chips import show_chips
 from lessons.ui.corpus import TEXT, UPLOAD
+from lessons.ui.escape import as_text, plain
 from lessons.ui.keys import widget_key
 from lessons.ui.merge_lesson import pair_counts_panel
 from lessons.ui.shipped import shipped_lines
@@ -105,7 +106,7 @@ def corpus_lines(name: str, row) -> tuple[tuple[str, ...], str] | None:
                     wrap_lines=True,
                 )
         except ValueError as err:
-            st.error(str(err))
+            st.error(plain(str(err)))
             return None
     if not lines:
         st.error("The text is empty: type or upload some words first.")
@@ -136,7 +137,7 @@ def presplit_panel(lines, pattern: str, style: str) -> None:
         "".join(
             f'<span class="chip p{c.part % len(PART_COLORS)}" '
             f'title="part {c.part + 1}: {html.escape(parts[c.part][1])}">'
-            f"{html.escape(shown(c.text.encode(), style))}<sub>{c.part + 1}</sub></span>"
+            f"{as_text(shown(c.text.encode(), style))}<sub>{c.part + 1}</sub></span>"
             for c in found[:PRESPLIT_CHUNKS]
         ),
         css=CSS,
@@ -213,7 +214,7 @@ def symbol_chips(symbols, new, style: str) -> str:
     outline, and "new symbol" for a screen reader."""
     said = '<span class="sr-only"> (new symbol)</span>'
     return "".join(
-        f'<span class="chip{" new" if s in new else ""}">{html.escape(shown(s, style))}</span>'
+        f'<span class="chip{" new" if s in new else ""}">{as_text(shown(s, style))}</span>'
         + (said if s in new else "")
         for s in symbols
     )

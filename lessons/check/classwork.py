@@ -21,7 +21,7 @@ from lessons.check import views
 from lessons.poll import teacher
 from lessons.poll.record import origin
 from lessons.ui.a11y import altair_chart
-from lessons.ui.escape import as_text
+from lessons.ui.escape import as_text, plain
 from lessons.ui.keys import widget_key
 from lessons.ui.upload import read_upload
 from subtok_core import corpus, rooms
@@ -160,7 +160,7 @@ def student_side(room: rooms.Room, current: rooms.Round | None, student: str) ->
     name = corpus.exercises.EXERCISE + ex.name
     st.subheader(f"Exercise: {name}")
     st.write(as_text(ex.about))
-    st.caption(settings_words(view))
+    st.caption(plain(settings_words(view)))  # the teacher's special tokens: as typed
     st.download_button(
         f"Download its corpus ({ex.name}.txt)",
         ex.text.encode("utf-8"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from lessons.compare import information
 from lessons.ui import cached
 from lessons.ui.store import derived, fingerprint
 from subtok_core import compare, languages
@@ -55,6 +56,7 @@ def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -
     wide = wide.loc[list(languages.NAMES.values()), [labels[k] for k in kinds]]
     st.dataframe(wide.style.format("{:.2f}"))
     premium_unknown_note(table)
+    information.fairness_view(table)
 
 
 def premium_unknown_note(table: pd.DataFrame) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
+from lessons.compare import information
 from lessons.compare.models import PAGE, label
 from lessons.ui import cached
 from lessons.ui.keys import widget_key
@@ -133,6 +134,7 @@ def charts(models: dict, prints: dict, measured: tuple, names: list[str]) -> dic
         "tokens for the same text means each token carries more."
     )
     many_tokens_note(per)
+    information.papers_view(models, keys, toks)
     spent = shown["efficiency"]
     chart(
         "Characters per token",

@@ -11,6 +11,7 @@ import streamlit as st
 
 from lessons.sage.latest import latest
 from lessons.ui.address import url_text, url_warning
+from lessons.ui.escape import plain
 from lessons.ui.keys import widget_key
 from lessons.ui.store import fingerprint, trace_store
 from lessons.ui.upload import read_upload
@@ -89,7 +90,7 @@ def upload_tokenizer() -> None:
         )
     except ValueError as err:
         st.session_state[UPLOAD_REFUSED] = upload.file_id, str(err)
-        st.error(str(err))
+        st.error(plain(str(err)))
         return
     if "lease" in mine:
         mine["lease"].release()
@@ -98,7 +99,7 @@ def upload_tokenizer() -> None:
         "kind": tok.name, "name": upload.name, "print": digest, "lease": lease,
         "file_id": upload.file_id,
     }  # fmt: skip
-    st.success(f"{tok.label} can now be chosen above: {tok.provenance}")
+    st.success(f"{plain(tok.label)} can now be chosen above: {plain(tok.provenance)}")
 
 
 def as_named(tok: Pretrained, name: str) -> Pretrained:

@@ -32,6 +32,7 @@ from lessons.ui.corpus import (
     is_sample,
     sample_print,
 )
+from lessons.ui.escape import plain
 from lessons.ui.keys import widget_key
 from lessons.ui.store import fingerprint
 from subtok_core import compare, corpus, limits
@@ -117,7 +118,7 @@ with top:
 try:
     kinds = compare.parse_kinds(",".join(chosen), known_kinds())
 except ValueError as err:
-    st.error(str(err))
+    st.error(plain(str(err)))
     st.stop()
 trains = [k for k in kinds if k in compare.KINDS]  # trained on the corpus: timed on an upload
 with st.expander("The training corpus", expanded=name == UPLOAD):
@@ -142,7 +143,7 @@ corpus_print = sample_print(name, split_punct) if is_sample(name) else fingerpri
 try:
     found = trained(kinds, wc, corpus_print, size)
 except ValueError as err:
-    st.error(str(err))
+    st.error(plain(str(err)))
     st.stop()
 models = {kind: model for kind, (model, _) in found.items()}
 prints = {kind: model_print for kind, (_, model_print) in found.items()}
@@ -168,6 +169,6 @@ per = None
 try:
     per = charts(models, prints, measure_lines(name, measure, wc), names)
 except ValueError as err:
-    st.error(str(err))
+    st.error(plain(str(err)))
 st.divider()
 paper.bostrom_view(models, prints, labels, names, per, name, size)

@@ -9,7 +9,7 @@ import html
 import streamlit as st
 
 from lessons.ui import inspector as inspect
-from lessons.ui.escape import as_text
+from lessons.ui.escape import as_text, plain
 from lessons.ui.keys import widget_key
 from subtok_core import compare, languages, palette
 from subtok_core.tokenizer import tokenizer
@@ -64,14 +64,14 @@ def spans_html(
     chips, last, fill = [], 0, None
     for n, (span, token_id) in enumerate(zip(encoded.spans, encoded.ids, strict=True)):
         if span.start > last and text[last : span.start].isspace():
-            gap = html.escape(inspect.visible(text[last : span.start])) if whitespace else ""
+            gap = as_text(inspect.visible(text[last : span.start])) if whitespace else ""
             chips.append(f'<span class="gap">{gap}</span>')
         last = max(last, span.end)
         cls = "tok part" if n in parts else "tok odd" if (span.start, span.end) in odd else "tok"
         sub = f"<sub>{token_id}</sub>" if show_ids else ""
         # an unknown token says, on hover, which text it stands for
         tip = f' title="{html.escape(unknown_text(text, span))}"' if is_unknown(span) else ""
-        body = html.escape(inspect.visible(span.text) if whitespace else span.text) + sub
+        body = as_text(inspect.visible(span.text) if whitespace else span.text) + sub
         tag = "a" if link is not None and token_id >= 0 else "span"
         href = f' href="{html.escape(link(token_id))}" target="_self"' if tag == "a" else ""
         fill = color_of(span.text, fill)
@@ -151,7 +151,7 @@ def side_by_side(models: dict, labels: dict, cards: tuple[dict | None, str]) -> 
     try:
         encoded = {kind: compare.encode(model, text) for kind, model in models.items()}
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         return
     odd = compare.unshared(encoded)
     split = []
@@ -185,7 +185,7 @@ def side_by_side(models: dict, labels: dict, cards: tuple[dict | None, str]) -> 
         st.info(why)
     unknown = unknown_note(text, encoded, labels)
     if unknown:
-        st.caption(unknown)
+        st.caption(plain(unknown))
     st.caption(
         "Each token string has its own color on every line (never that of its neighbour); a "
         "dashed outline marks a token "

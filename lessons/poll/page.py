@@ -21,6 +21,7 @@ import streamlit as st
 from lessons.check import classwork
 from lessons.poll import student as anonymous
 from lessons.ui.chips import show_corpus
+from lessons.ui.escape import plain
 from lessons.ui.keys import widget_key
 from subtok_core import rooms
 
@@ -36,7 +37,7 @@ def ask_code() -> None:
         try:
             st.query_params["room"] = rooms.normal_code(code)
         except ValueError as err:
-            st.error(str(err))
+            st.error(plain(str(err)))
             return
         st.rerun()
 
@@ -186,10 +187,10 @@ def main() -> None:
     try:
         room = enter(code, student)
     except rooms.RoomEnded as ended:
-        st.info(str(ended))
+        st.info(plain(str(ended)))
         return
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         ask_code()
         return
     polls = rooms.store()

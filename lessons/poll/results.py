@@ -11,13 +11,12 @@ words by switching on "show what was typed", a deliberate act, as a plain-text t
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 import streamlit as st
 
 from lessons.poll.record import tally_hidden
 from lessons.ui.a11y import altair_chart  # the chart and its sentence
+from lessons.ui.escape import as_text
 from lessons.ui.keys import widget_key
 from subtok_core import rooms
 from subtok_core.charts.poll import answers_chart, legend_html
@@ -115,7 +114,7 @@ def typed_table(frame: pd.DataFrame) -> None:
     the text typed, never markdown or HTML), a long one wrapped, never cut (a data grid cuts
     it with "…", st.table reads its cells as markdown)."""
     rows = "".join(
-        f"<tr><td>{html.escape(str(answer))}</td><td>{int(count)}</td></tr>"
+        f"<tr><td>{as_text(str(answer))}</td><td>{int(count)}</td></tr>"
         for answer, count in zip(frame["answer"], frame["count"])
     )
     st.markdown(

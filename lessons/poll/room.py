@@ -12,6 +12,7 @@ import streamlit as st
 
 from lessons.poll import teacher
 from lessons.ui.corpus import TEXT, UPLOAD
+from lessons.ui.escape import plain
 from lessons.ui.keys import widget_key
 from lessons.ui.present import presenting
 from subtok_core import rooms
@@ -70,7 +71,7 @@ def join_link(code: str, page_name: str, page_url: str | None) -> tuple[str, Bas
     try:
         base = address.choose_base(page_url, page_name)
     except ValueError as err:  # a public URL setting that is no web address
-        st.error(str(err))
+        st.error(plain(str(err)))
         base = address.choose_base(page_url, page_name, environ={})
     return address.join_url(base, code), base
 

@@ -4,11 +4,11 @@ step from the nearest earlier one."""
 
 from __future__ import annotations
 
-import html
 import threading
 
 import streamlit as st
 
+from lessons.ui.escape import as_text, plain
 from lessons.ui.keys import widget_key
 from lessons.ui.store import derived
 from subtok_core import sage
@@ -103,7 +103,7 @@ def drill_down(trace, sentences, run: str, i: int) -> None:
     piece = st.selectbox("piece", names, index=first, key=widget_key(PAGE, "piece"))
     up = _close_up(run, step, piece, None, trace, sentences)
     st.write(
-        f"**{piece}**: ablation loss {up.loss:,.3f} over every sentence that uses it "
+        f"**{plain(piece)}**: ablation loss {up.loss:,.3f} over every sentence that uses it "
         f"({'pruned' if up.pruned else 'kept'} at this step)."
     )
     if up.example is None:
@@ -127,14 +127,12 @@ def show_close_up(up: sage.CloseUp) -> None:
     """The sentence with and without the piece, the windows in brackets, the losses."""
     ex, strong = up.example, ("<b>", "</b>")
     before = sage_explain.bracketed(
-        ex.before, ex.before_windows, ex.before_targets, strong, html.escape
+        ex.before, ex.before_windows, ex.before_targets, strong, as_text
     )
-    after = sage_explain.bracketed(
-        ex.after, ex.after_windows, ex.after_targets, strong, html.escape
-    )
+    after = sage_explain.bracketed(ex.after, ex.after_windows, ex.after_targets, strong, as_text)
     st.markdown(
         f'<div style="font-family:monospace;font-size:1.05rem;line-height:1.8">'
-        f"<p>with {html.escape(up.piece)}: {before}</p><p>without it: {after}</p></div>",
+        f"<p>with {as_text(up.piece)}: {before}</p><p>without it: {after}</p></div>",
         unsafe_allow_html=True,
     )
     c1, c2, c3 = st.columns(3)

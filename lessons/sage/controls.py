@@ -11,6 +11,7 @@ import streamlit as st
 from lessons.sage import results as outcome
 from lessons.ui.address import choice_box, limit_help, number_box
 from lessons.ui.corpus import chosen_anew, corpus_label
+from lessons.ui.escape import plain
 from lessons.ui.keys import widget_key
 from lessons.ui.steps import start_over
 from lessons.ui.store import fingerprint
@@ -88,7 +89,7 @@ def sample_controls(row) -> tuple[Sequence[Sequence[str]], str, str] | None:
         try:  # read once per server for the file's content, not on every rerun
             lines = parsed_upload(upload, "all lines", lambda text: tuple(text.splitlines()))
         except ValueError as err:
-            st.error(str(err))
+            st.error(plain(str(err)))
             return None
         label = upload.name
         sentences, key = cached_sentences(lines, limit or None), fingerprint(lines, limit)

@@ -11,6 +11,7 @@ from lessons.sage import results as outcome
 from lessons.sage import runs as sage_runs
 from lessons.sage.controls import PAGE, sample_controls, settings_controls
 from lessons.ui import cached
+from lessons.ui.escape import plain
 from lessons.ui.keys import widget_key
 from lessons.ui.present import page_head, settings_row
 from lessons.ui.store import fingerprint, run_key
@@ -87,7 +88,7 @@ try:
     sage.check_settings(settings)
     trace = run(sentences, sample_key, settings)
 except ValueError as err:
-    st.error(str(err))
+    st.error(plain(str(err)))
     st.stop()
 if trace is None:
     stopped_log(sentences, sample_key, settings, "run")
@@ -107,7 +108,7 @@ with result_tab:
     try:
         ran = control_runs(sentences, sample_key, settings)
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         st.stop()
     if ran is None:
         stopped_log(sentences, sample_key, settings, "controls")

@@ -3,13 +3,12 @@ figures, each computed on the student's run and set beside the paper's own."""
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 import streamlit as st
 
 from lessons.sage import closeup
 from lessons.sage import results as outcome
+from lessons.ui.escape import as_text, plain
 from lessons.ui.store import derived
 from subtok_core import sage
 from subtok_core.sage import paper, summary, table1, table2
@@ -22,7 +21,7 @@ SOURCE = f"Quoted from {paper.CITATION}, as printed (course material {paper.FILE
 def _html_table(rows: list[tuple[str, str]], label_width: str = "4em") -> None:
     """Rows of (label, HTML already escaped) as a two-column table as wide as its column."""
     body = "".join(
-        f'<tr><td style="{CELL};width:{label_width}"><b>{html.escape(label)}</b></td>'
+        f'<tr><td style="{CELL};width:{label_width}"><b>{as_text(label)}</b></td>'
         f'<td style="{CELL}">{text}</td></tr>'
         for label, text in rows
     )
@@ -32,7 +31,7 @@ def _html_table(rows: list[tuple[str, str]], label_width: str = "4em") -> None:
 
 
 def _cut(pieces, bold: bool) -> str:
-    text = html.escape(" ".join(pieces))
+    text = as_text(" ".join(pieces))
     return f"<b>{text}</b>" if bold else text
 
 
@@ -63,7 +62,7 @@ def table_one(run: str, trace, sentences) -> None:
             st.info("BPE(V) uses no token that SaGe(V) lacks on this sample.")
         else:
             st.markdown(
-                f"**This run: {html.escape(found.token)}** (in BPE(V), pruned by SaGe), "
+                f"**This run: {plain(found.token)}** (in BPE(V), pruned by SaGe), "
                 f"inside {found.words:,} different words of the sample, {found.uses:,} times."
             )
             rows = []
@@ -73,7 +72,7 @@ def table_one(run: str, trace, sentences) -> None:
             _html_table(rows)
     with right:
         st.markdown(f"**The paper: {paper.TABLE_1_TOKEN}** (English Wikipedia, V = 16,000)")
-        _html_table([(r.name, html.escape(" ".join(r.tokens))) for r in paper.TABLE_1])
+        _html_table([(r.name, as_text(" ".join(r.tokens))) for r in paper.TABLE_1])
         st.caption(f"{paper.TABLE_1_CAPTION} {SOURCE}")
     st.caption(
         "BPE(V) is the first V pieces BPE learned (the start of the vocabulary SaGe pruned); "
@@ -101,12 +100,12 @@ def _table_two_rows(c, piece: str, margin: int = 2) -> list[tuple[str, str]]:
     win, win2 = c.before_window, c.after_window
     strong = ("<b>", "</b>")
     before = bracketed(c.before[a:b], [(win[0] - a, win[1] - a)], [c.target - a], strong,
-                       html.escape)  # fmt: skip
+                       as_text)  # fmt: skip
     after = bracketed(c.after[a2:b2], [(win2[0] - a2, win2[1] - a2)], [c.target_after - a2],
-                      strong, html.escape)  # fmt: skip
+                      strong, as_text)  # fmt: skip
     dots = ("… " if a else "", " …" if b < len(c.before) else "")
     return [
-        ("Sentence fragment", html.escape(c.text(a, b)).join(dots)),
+        ("Sentence fragment", as_text(c.text(a, b)).join(dots)),
         ("Tokenization using V", before.join(dots)),
         (f"Tokenization using V \\ {{{piece}}}", after.join(dots)),
     ]
@@ -126,9 +125,10 @@ def table_two(run: str, trace, sentences) -> None:
         old, new = change.replaced
         _html_table(_table_two_rows(change, change.piece), "11em")
         st.caption(
-            f"Step {change.step} pruned {change.piece!r}. Removing it re-cuts its word; the "
-            f"target {change.before[change.target]!r} (bold) now sees {' '.join(new)!r} where "
-            f"it saw {' '.join(old)!r}, though {change.piece!r} was more than W = "
+            f"Step {change.step} pruned {plain(repr(change.piece))}. Removing it re-cuts its "
+            f"word; the target {plain(repr(change.before[change.target]))} (bold) now sees "
+            f"{plain(repr(' '.join(new)))} where it saw {plain(repr(' '.join(old)))}, though "
+            f"{plain(repr(change.piece))} was more than W = "
             f"{change.window} tokens away, outside its window (brackets). Sentence "
             f"{change.sentence + 1:,} of the sample."
         )

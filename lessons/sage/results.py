@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from lessons.ui import cached
+from lessons.ui.escape import plain
 from lessons.ui.store import derived, fingerprint
 from subtok_core import measure as metrics
 from subtok_core import sage
@@ -170,7 +171,9 @@ def overlaps(trace, vocabs: dict) -> None:
     for control in ("frequency-pruned", "random-pruned"):
         control_vocab = set(vocabs[control])  # a set once, not one per piece
         kept = [p for p in vocabs["SaGe"] if p not in control_vocab]
-        shown = ", ".join(f"{p} ({losses[p]:,.1f})" if p in losses else p for p in kept[:12])
+        shown = ", ".join(
+            f"{plain(p)} ({losses[p]:,.1f})" if p in losses else plain(p) for p in kept[:12]
+        )
         st.markdown(
             f"**SaGe kept {len(kept)} tokens that {control.split('-')[0]} pruning "
             f"removed**{': ' + shown if kept else '.'}"

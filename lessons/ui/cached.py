@@ -76,7 +76,39 @@ def drawn(run: str | None, what: tuple[Hashable, ...], draw: Callable[[], None])
 def _spec(run: str, what: tuple, build: Callable) -> dict:
     """The spec of the chart `build()` makes, built once per `run` and `what` and kept
     (shared by every session as it is: nobody may change it)."""
-    return derived((CHART, CHART_FORMAT, MADE_BY, run, *what), lambda: altair_spec(build()))
+    key = (CHART, CHART_FORMAT, MADE_BY, run, *what)
+    return derived(key, lambda: altair_spec(build()), expect=spec_refused)
+
+
+SCHEMA = "https://vega.github.io/schema/"  # the one address a spec may hold (never fetched)
+FETCHING = ("url", "href")  # what makes the browser fetch an address (data, image, link)
+
+
+def spec_refused(spec) -> str | None:
+    """Why a chart's spec read from disk is not sent to the browsers (None when it may be):
+    not a dict, or it names an address (a `url` or `href` anywhere, a string holding
+    "://" or starting "//"), which every visitor's browser would fetch.
+
+    >>> spec_refused({"data": {"url": "http://e/x.json"}})
+    'it names an address to fetch (data.url)'
+    """
+    if not isinstance(spec, dict):
+        return f"it holds a {type(spec).__name__}, not a chart's spec"
+    stack: list[tuple[str, object]] = [("", spec)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, dict):
+            for name, item in value.items():
+                here = f"{where}.{name}" if where else str(name)
+                if name in FETCHING:
+                    return f"it names an address to fetch ({here})"
+                if not (here == "$schema" and isinstance(item, str) and item.startswith(SCHEMA)):
+                    stack.append((here, item))
+        elif isinstance(value, list | tuple):
+            stack.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
+        elif isinstance(value, str) and ("://" in value or value.startswith("//")):
+            return f"it names an address to fetch ({where})"
+    return None
 
 
 class _Checked:

@@ -3,10 +3,11 @@ vocabulary (every lesson that shows pieces draws them so)."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 
 import streamlit as st
+
+from lessons.ui.escape import as_text
 
 # Our own HTML only (chips, corpus rows, encode lists), at a size a projector shows. A
 # word is one box in a row that wraps between words; a word wider than the whole column
@@ -54,7 +55,7 @@ def chips(
         elif sym in markers:
             cls += " marker"
         said = '<span class="sr-only"> (new symbol)</span>' if cls.endswith("new") else ""
-        parts.append(f'<span class="{cls}">{html.escape(sym)}</span>{said}')
+        parts.append(f'<span class="{cls}">{as_text(sym)}</span>{said}')
     return "".join(parts)
 
 

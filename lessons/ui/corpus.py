@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from lessons.ui.address import choice_box
+from lessons.ui.escape import plain
 from lessons.ui.keys import widget_key
 from lessons.ui.store import fingerprint
 from lessons.ui.upload import counted_upload
@@ -102,7 +103,7 @@ def corpus_editor(
         st.caption(f"{wc.total:,} running words, {len(wc):,} distinct.")
         return Edited(wc, split)
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         return None
 
 
@@ -126,7 +127,9 @@ def toy_table(name: str, prefix: str) -> corpus.WordCounts:
     try:
         st.session_state[last] = corpus.from_pairs(edited.itertuples(index=False), name)
     except ValueError as err:
-        st.error(f"{err} The lesson goes on with the table as it was before this change.")
+        st.error(
+            f"{plain(str(err))} The lesson goes on with the table as it was before this change."
+        )
     return st.session_state.get(last, wc)
 
 

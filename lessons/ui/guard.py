@@ -14,6 +14,7 @@ import streamlit as st
 import subtok_core
 from lessons.ui.address import settle_url
 from lessons.ui.compat import FragmentHandledException, ScriptControlException, StopException
+from lessons.ui.escape import plain
 
 CORE = Path(subtok_core.__file__).resolve().parent
 LOG = logging.getLogger("subtok.pages")
@@ -57,7 +58,7 @@ def guarded(run: Callable[[], None], where: str) -> None:
         if not raised_by_core(err):
             _broken(where, err)
         else:
-            st.error(str(err))
+            st.error(plain(str(err)))
     except (SystemExit, KeyboardInterrupt, GeneratorExit):
         raise
     except BaseException as err:  # noqa: BLE001 - a library's panic (pyo3) is no Exception

@@ -5,11 +5,11 @@ together on hover (plain CSS :hover on shared classes, no script)."""
 from __future__ import annotations
 
 import hashlib
-import html
 from urllib.parse import urlencode
 
 import streamlit as st
 
+from lessons.ui.escape import as_text
 from subtok_core import registry
 from subtok_core.measure.tokenized import BYTES_SHOWN
 
@@ -79,7 +79,7 @@ def text_line(text: str, spans, row: str, whitespace: bool) -> str:
             j += 1
         shown = visible(text[i:j]) if whitespace else text[i:j]
         classes = " ".join(f"t{n}" for n in owners[i])
-        out.append(f'<span class="{classes}">{html.escape(shown)}</span>')
+        out.append(f'<span class="{classes}">{as_text(shown)}</span>')
         i = j
     return f'<div class="textline">{"".join(out)}</div>'
 

@@ -22,6 +22,7 @@ from lessons.ui import cached, export
 from lessons.ui.address import choice_box, limit_help, number_box
 from lessons.ui.chips import show_corpus, show_vocab
 from lessons.ui.corpus import Corpus
+from lessons.ui.escape import plain
 from lessons.ui.export import downloads
 from lessons.ui.keys import widget_key
 from lessons.ui.present import SettingsRow, end_of_step_view, page_head, settings_row
@@ -127,7 +128,7 @@ def merge_lesson(kind: type[MergeLesson]) -> None:
 
     def step_view(i: int, step) -> None:
         """Everything that shows step i (rerun alone when the step changes: stepped)."""
-        st.info(lesson.explain(trace, i, step))
+        st.info(plain(lesson.explain(trace, i, step)))
         new = set() if step is None else {step.new_symbol}
         left, right = st.columns(lesson.columns)
         with left:

@@ -4,13 +4,12 @@ from subtok_core (bpe/dropout.py, unigram/nbest.py), cached by the model's finge
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 import streamlit as st
 
 from lessons.ui.a11y import altair_chart  # the chart and its sentence
 from lessons.ui.chips import MARKERS, chips, show_chips
+from lessons.ui.escape import as_text, plain
 from lessons.ui.keys import widget_key
 from lessons.ui.store import fingerprint
 from subtok_core import bpe, sampling, unigram
@@ -80,7 +79,7 @@ def dropout_panel(model, key_prefix: str, default: str = "lowest") -> None:
         drawn = dropout.samples(model, text, p, n, seed)
         plain = tuple(bpe.segment(model, text).pieces)
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         return
     rows = [_chip_row("plain BPE", plain, ())]
     rows += [_chip_row(f"sample {k}", pieces, plain) for k, pieces in enumerate(drawn, 1)]
@@ -101,7 +100,7 @@ def dropout_panel(model, key_prefix: str, default: str = "lowest") -> None:
 def _chip_row(label: str, pieces, plain) -> str:
     odd = set(pieces) - set(plain) if plain else set()
     return (
-        f"<div>{html.escape(label)} <small>({len(pieces)} tokens)</small>: "
+        f"<div>{as_text(label)} <small>({len(pieces)} tokens)</small>: "
         f"{chips(pieces, odd, MARKERS)}</div>"
     )
 
@@ -133,7 +132,7 @@ def nbest_panel(model, key_prefix: str, default: str = "hugs") -> None:
         best = _nbest(print_, model, word, n)
         converge = _converge(print_, model, word, float(alpha), seed)
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         return
     table = pd.DataFrame(
         [

@@ -12,6 +12,7 @@ import streamlit as st
 from lessons.ui.a11y import PLAY_KEY, POLL_KEY, hidden_heading, keys_help
 from lessons.ui.address import url_int
 from lessons.ui.corpus import TEXT, UPLOAD, corpus_editor, is_sample, sample_print
+from lessons.ui.escape import plain
 from lessons.ui.guard import guarded
 from lessons.ui.keys import current_page, widget_key
 from lessons.ui.store import fingerprint
@@ -199,7 +200,7 @@ def corpus_trace(
     try:
         trace = train(wc, corpus_print)
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         st.stop()
     return CorpusTrace(wc, corpus_print, trace, split)
 

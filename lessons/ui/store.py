@@ -12,7 +12,8 @@ import streamlit as st
 
 from subtok_core import batch, diskcache
 from subtok_core.keys import fingerprint  # what every page cache is keyed by
-from subtok_core.store import TABLE, Store
+from subtok_core.records import Trace
+from subtok_core.store import TABLE, Expect, Store
 
 
 class TraceStore(Store):
@@ -23,11 +24,12 @@ class TraceStore(Store):
     replay the bar on every hit), so runs are trained outside it and kept here instead.
     """
 
-    def trained(self, key: Hashable, compute: Callable, label: str):
+    def trained(self, key: Hashable, compute: Callable, label: str, expect: Expect = Trace):
         """The run under `key`, trained here or by another session, with a progress bar
-        (or read from the disk cache, without one)."""
+        (or read from the disk cache, without one; `expect`: what a run read from disk must
+        be, its trace's type: a file that holds anything else is removed and trained again)."""
         name = label.rstrip(": ")  # what the run is, in the server's log
-        done = self.cached(key, name)
+        done = self.cached(key, name, expect)
         if done is not None:
             return done
         holder = st.empty()
@@ -37,7 +39,7 @@ class TraceStore(Store):
             bar.progress(min(1.0, done / max(total, 1)), text=bar_text(label, done, total))
 
         try:
-            return self.get(key, compute, show, name)
+            return self.get(key, compute, show, name, expect=expect)
         finally:
             holder.empty()
 
@@ -74,17 +76,18 @@ class TraceStore(Store):
         return key if key is None or isinstance(key, str) else fingerprint(key)
 
 
-def derived(key: tuple, compute: Callable[[], object]):
+def derived(key: tuple, compute: Callable[[], object], expect: Expect = None):
     """A table a page derives from finished runs (measures, chart tables...), computed once
     per server and kept like a run: in the server-wide store and, as plain data, on disk,
     so a restarted server reads it instead of computing it. `key`: the kind of table (a
     name; the store counts it as "table: NAME", see Store.counted) then everything it
     depends on, as strings and numbers (the fingerprints of the runs it is drawn from, the
     measured lines...). What it returns is shared by every session as it is: nobody may
-    change it."""
+    change it. `expect`: what a table read from disk must be (Store.get); a file that holds
+    anything else is removed, with a log line, and the table computed again."""
     kind = TABLE + key[0]
     whole = (kind, pages_version(), *key[1:])
-    return trace_store().get(whole, lambda report: compute(), name=kind)
+    return trace_store().get(whole, lambda report: compute(), name=kind, expect=expect)
 
 
 @functools.cache

@@ -10,6 +10,7 @@ from typing import Any
 
 import streamlit as st
 
+from lessons.ui.escape import plain
 from lessons.ui.estimate import upload_notice
 from lessons.ui.store import trace_store
 from subtok_core import corpus
@@ -55,7 +56,7 @@ def parsed_upload(upload, what: str, parse: Callable[[str], Any]) -> Any:
     store = trace_store()
     found = store.cached(key)
     if found is None:  # read and counted here (or by another tab now): a few seconds at most
-        with st.spinner(f"Reading {upload.name} ..."):
+        with st.spinner(f"Reading {plain(upload.name)} ..."):
             found = store.get(key, compute, on_disk=False)
     return found
 
@@ -77,5 +78,5 @@ def read_upload(upload) -> str | None:
     try:
         return corpus.decode_upload(upload.getvalue(), upload.name)
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         return None

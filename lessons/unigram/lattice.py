@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from lessons.ui import cached
-from lessons.ui.escape import as_text
+from lessons.ui.escape import as_text, plain
 from lessons.ui.keys import widget_key
 from lessons.ui.store import run_key
 from lessons.unigram.views import base_of
@@ -65,7 +65,7 @@ def lattice_view(trace, i: int, record, variant: str, word: str) -> None:
     try:
         lat = unigram.encode_word(model, word)
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         return
     base = base_of(trace)
     log = f"log P (base {base})"  # the loss's base: the lattice speaks the same logarithm
@@ -75,7 +75,7 @@ def lattice_view(trace, i: int, record, variant: str, word: str) -> None:
     best = " ".join(lat.pieces)
     st.write(
         f"Positions 0 to {len(lat.word)} are the nodes; each bar is a piece of the vocabulary "
-        f"with its {log}, as the loss above. The best path (red, Viterbi): **{best}**, "
+        f"with its {log}, as the loss above. The best path (red, Viterbi): **{plain(best)}**, "
         f"{log} = {lat.best_logp * scale:.4f}; all segmentations together: "
         f"{log} = {lat.total_logp * scale:.4f}."
     )

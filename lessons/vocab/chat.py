@@ -9,7 +9,7 @@ import html
 import pandas as pd
 import streamlit as st
 
-from lessons.ui.escape import as_text
+from lessons.ui.escape import as_text, plain
 from lessons.ui.inspector import card_link, visible
 from lessons.ui.keys import widget_key
 from lessons.ui.store import derived, fingerprint
@@ -100,7 +100,7 @@ def chat_section() -> None:
         try:
             chats[name] = cached_chat(name, texts["system"], texts["user"], texts["assistant"])
         except ValueError as err:
-            st.error(str(err))
+            st.error(plain(str(err)))
             return
     st.dataframe(counts_frame(chats), hide_index=True)
     st.caption(

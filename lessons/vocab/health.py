@@ -8,7 +8,7 @@ from typing import Protocol
 import pandas as pd
 import streamlit as st
 
-from lessons.ui.escape import as_text, inline_code
+from lessons.ui.escape import as_text, inline_code, plain
 from lessons.ui.inspector import visible
 from lessons.ui.keys import widget_key
 from lessons.vocab import data
@@ -113,7 +113,7 @@ def health_section(mine: Tokenizers) -> None:
         for kind, (model, model_print, wc) in mine.get().items():
             reports[kind] = data.trained_health(model, model_print, wc)
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
     reports.update(mine.uploaded())  # a tokenizer.json added above, if any
     numbers = {
         c: st.column_config.NumberColumn(format="localized") for c in ("tokens", *CATEGORIES)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from lessons.ui.chips import MARKERS, chips, show_chips
+from lessons.ui.escape import as_text, plain
 from lessons.ui.keys import widget_key
 from subtok_core import bpe, wordpiece
 from subtok_core.wordpiece.explain import explain_wordpiece_word, tries_by_position
@@ -29,11 +30,11 @@ def encode_panel(model, twin: Callable, i: int, example: str) -> None:
         seg = wordpiece.segment(model, text)
         seg_bpe = bpe.segment(twin(), text)
     except ValueError as err:
-        st.error(str(err))
+        st.error(plain(str(err)))
         return
     for word in seg.words:
         show_chips(tries_table(word))
-        st.caption(explain_wordpiece_word(word))
+        st.caption(plain(explain_wordpiece_word(word)))
     st.caption(
         "Struck out: not in the vocabulary; green: the longest match, kept. Hover an [UNK] "
         "to see the text it stands for."
@@ -56,16 +57,16 @@ def tries_table(word) -> str:
     rows = []
     for row in tries_by_position(word):
         cells = "".join(
-            f'<span class="chip {"hit" if found else "miss"}">{html.escape(piece)}</span>'
+            f'<span class="chip {"hit" if found else "miss"}">{as_text(piece)}</span>'
             for piece, found in row.tried
         )
         kept = "" if row.kept else " → none: the word becomes [UNK]"
         rows.append(
-            f"<tr><td>{row.start}</td><td>{html.escape(row.rest)}</td><td>{cells}{kept}</td></tr>"
+            f"<tr><td>{row.start}</td><td>{as_text(row.rest)}</td><td>{cells}{kept}</td></tr>"
         )
     head = "<tr><th>from</th><th>rest of the word</th><th>tried, longest first</th></tr>"
     return (
-        f"<b>{html.escape(word.word)}</b>"
+        f"<b>{as_text(word.word)}</b>"
         f'<table class="tries">{head}{"".join(rows) or "<tr><td>no try</td></tr>"}</table>'
     )
 

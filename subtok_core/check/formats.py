@@ -53,8 +53,16 @@ def read_merges(text: str, bytelevel: bool = False) -> list[Pair]:
         if modelfiles.is_minbpe(stripped):
             return modelfiles.minbpe_merges(stripped)
         return modelfiles.tiktoken_merges(stripped)
-    is_json = stripped[0] in "{["
-    merges = _json_merges(stripped, bytelevel) if is_json else _text_merges(stripped)
+    if stripped[0] in "{[":  # JSON, or a merges.txt whose first merge starts with [ or {
+        try:
+            merges = _json_merges(stripped, bytelevel)
+        except ValueError as err:
+            try:
+                merges = _text_merges(stripped)
+            except ValueError:
+                raise err from None  # neither: the sentence about the JSON it looks like
+    else:
+        merges = _text_merges(stripped)
     if bytelevel:
         for pair in merges:
             for symbol in pair:

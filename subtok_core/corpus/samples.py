@@ -46,39 +46,33 @@ def sample_lines(key: str) -> tuple[str, ...]:
 
 
 WIKI_TEXT_VERSION = 1  # change when _wiki_paragraphs changes what it makes
+MAX_TEXT_BYTES = 64 * 1024 * 1024  # a kept text bigger than this is not read
 
 
 def _wiki_paragraphs_kept(path: Path) -> list[str]:
-    """_wiki_paragraphs, kept as plain text in the disk cache (SUBTOK_CACHE_DIR): the next
-    process reads one text file instead of importing gensim and parsing the dump again
-    (about 2 s of a CLI run). Keyed by the dump's name, size and time and by
-    WIKI_TEXT_VERSION; a paragraph never holds a line break, so one is one line."""
-    import hashlib
-    import os
-    import tempfile
-
-    from ..diskcache import TEMP_PREFIX, directory_from_env
+    """_wiki_paragraphs, kept in the disk cache (SUBTOK_CACHE_DIR) like a run: the next
+    process reads one file instead of importing gensim and parsing the dump again (about
+    2 s of a CLI run). Keyed by the dump's name, size and time and by WIKI_TEXT_VERSION;
+    read as the cache reads a run (a file of this user, never through a link, its body
+    sealed to its key) and counted in the cache's budget (SUBTOK_CACHE_MB). A paragraph
+    never holds a line break, so one is one line."""
+    from .. import plaindata
+    from ..diskcache import DEFAULT_LIMIT_MB, DiskCache, directory_from_env, megabytes_from_env
 
     directory = directory_from_env()
     if directory is None:
         return _wiki_paragraphs(path)
     stat = path.stat()
-    key = f"{path.name} {stat.st_size} {stat.st_mtime_ns} {WIKI_TEXT_VERSION}"
-    kept = directory / f"sample-{hashlib.sha256(key.encode()).hexdigest()[:24]}.txt"
-    try:
-        return kept.read_text(encoding="utf-8").split("\n")
-    except (OSError, UnicodeDecodeError):
-        pass
+    key = ("gensim sample text", path.name, stat.st_size, stat.st_mtime_ns)
+    limit = megabytes_from_env("SUBTOK_CACHE_MB", DEFAULT_LIMIT_MB)
+    disk = DiskCache(directory, limit, version=f"sample text {WIKI_TEXT_VERSION}")
+    kept = disk.load(key, max_bytes=MAX_TEXT_BYTES)
+    if isinstance(kept, str):
+        return kept.split("\n")
+    if kept is not None:
+        disk.forget(key, f"it holds a {type(kept).__name__}, not the sample's text")
     lines = _wiki_paragraphs(path)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=directory, prefix=TEMP_PREFIX, delete=False
-        ) as fh:
-            fh.write("\n".join(lines))
-        os.replace(fh.name, kept)  # whole or not at all, for a process reading at once
-    except OSError:  # a read-only or full disk: the text is used, not kept (a half-written
-        pass  # file left behind is removed by the disk cache's sweep of stale temp files)
+    disk.save(key, plaindata.encode("\n".join(lines)))
     return lines
 
 

@@ -9,6 +9,11 @@ failure but SystemExit, KeyboardInterrupt and GeneratorExit becomes a ValueError
 sentence a student can act on. A ValueError is passed on as it is: it is a sentence
 already (ours, or the library's own refusal of the input).
 
+Rust prints its panic ('thread ... panicked at ...', and a backtrace of some 45 frames
+with RUST_BACKTRACE=1) to the process's stderr before Python sees the exception, so our
+sentence came after it. ``library_call(..., quiet=True)`` (reading a file) sends stderr
+to a temporary file around the call and gives back all of it but a panic's lines.
+
 >>> with library_call("tokenizers", "reading 'x.json'"):
 ...     raise BaseException("range end index 2 out of range")
 Traceback (most recent call last):
@@ -20,6 +25,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
+import sys
+import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
@@ -38,14 +47,61 @@ def sentence(library: str, doing: str, err: BaseException) -> str:
 
 
 @contextlib.contextmanager
-def library_call(library: str, doing: str) -> Iterator[None]:
-    """Run the block; a panic or any other failure of the library becomes a ValueError."""
+def library_call(library: str, doing: str, quiet: bool = False) -> Iterator[None]:
+    """Run the block; a panic or any other failure of the library becomes a ValueError.
+    `quiet`: a panic's own lines on stderr are kept off the screen (see quiet_panics)."""
     try:
-        yield
+        with quiet_panics() if quiet else contextlib.nullcontext():
+            yield
     except PASSED_ON:
         raise
     except BaseException as err:  # noqa: BLE001 - pyo3's PanicException is a BaseException
         raise ValueError(sentence(library, doing, err)) from None
+
+
+_STDERR = threading.Lock()  # one thread at a time moves file descriptor 2
+PANIC = b"panicked at "  # how Rust's panic hook starts its report
+
+
+@contextlib.contextmanager
+def quiet_panics() -> Iterator[None]:
+    """Run the block with file descriptor 2 (what Rust writes to) sent to a temporary file;
+    then write back what it holds up to a Rust panic's report (the report and its
+    backtrace are dropped: the panic itself reaches Python, which makes a sentence of it).
+    Where descriptor 2 cannot be moved, the block runs as it is."""
+    target = 2  # Rust's panic hook writes to descriptor 2, whatever sys.stderr is
+    with _STDERR:
+        try:
+            saved = os.dup(target)
+        except OSError:
+            yield
+            return
+        with tempfile.TemporaryFile() as caught:
+            with contextlib.suppress(AttributeError, OSError, ValueError):
+                sys.__stderr__.flush()
+            os.dup2(caught.fileno(), target)
+            try:
+                yield
+            finally:
+                os.dup2(saved, target)
+                os.close(saved)
+                caught.seek(0)
+                kept = _without_panic(caught.read())
+                if kept:
+                    os.write(target, kept)
+
+
+def _without_panic(data: bytes) -> bytes:
+    """`data` up to the line where a Rust panic's report starts (all of it if none does).
+
+    >>> _without_panic(b"kept\\n\\nthread '<unnamed>' panicked at src/x.rs:1:2:\\nboom\\n")
+    b'kept\\n'
+    """
+    at = data.find(PANIC)
+    if at < 0:
+        return data
+    kept = data[: data.rfind(b"\n", 0, at) + 1].rstrip(b"\n")
+    return kept + b"\n" if kept else b""
 
 
 def guarded(function: Call, library: str, doing: str) -> Call:

@@ -85,7 +85,12 @@ def from_str(text: str, name: str = "tokenizer.json", origin: str = "") -> Pretr
         data = userjson.loads(text)
     except ValueError as err:
         raise refused(err) from None
-    with library_call("tokenizers", f"reading {name!r}"):
+    if not isinstance(data, dict):
+        raise refused(ValueError("it holds no JSON object"))
+    why = merges_refused(data.get("model"))
+    if why:
+        raise ValueError(f"{name!r} is not a usable tokenizer.json: {why}.")
+    with library_call("tokenizers", f"reading {name!r}", quiet=True):
         try:
             tok = Tokenizer.from_str(text)
         except Exception as err:  # the Rust loader's plain Exception
@@ -121,6 +126,39 @@ def from_str(text: str, name: str = "tokenizer.json", origin: str = "") -> Pretr
     provenance += f"; from {origin or name}"
     return Pretrained(f"hf:{name}", f"{name} (tokenizers)", provenance, size, byte_level,
                       encode, segment, style)  # fmt: skip
+
+
+def merges_refused(model: Any) -> str | None:
+    """Why a BPE model's merges (as JSON) do not fit its vocabulary, or None: each merge is
+    two tokens of the vocabulary whose join is a token of it too (tokenizers panicked on a
+    join it lacks, printing Rust's report before any sentence). Other models: None.
+
+    >>> merges_refused({"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2},
+    ...                 "merges": [["a", "b"], "ab b"]})
+    "merge 2 ('ab', 'b') makes 'abb', which is not in the vocabulary"
+    """
+    if not (isinstance(model, dict) and model.get("type") == "BPE"):
+        return None
+    vocab, merges = model.get("vocab"), model.get("merges")
+    if not isinstance(vocab, dict) or not isinstance(merges, list):
+        return "its BPE model needs a vocabulary (an object) and merges (a list)"
+    prefix = model.get("continuing_subword_prefix") or ""
+    for number, merge in enumerate(merges, 1):
+        pair = merge.split(" ") if isinstance(merge, str) else merge
+        if not (
+            isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)
+        ):
+            return f"merge {number} ({str(merge)[:60]!r}) is not two tokens"
+        a, b = pair
+        for part in (a, b):
+            if part not in vocab:
+                return (
+                    f"merge {number} ({a!r}, {b!r}) joins {part!r}, which is not in the vocabulary"
+                )
+        joined = a + (b[len(prefix) :] if prefix and b.startswith(prefix) else b)
+        if joined not in vocab:
+            return f"merge {number} ({a!r}, {b!r}) makes {joined!r}, which is not in the vocabulary"
+    return None
 
 
 def _style(tok) -> str:
