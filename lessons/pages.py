@@ -21,6 +21,7 @@ PAGES = (
     Page("lessons/home/page.py", "Home", ":material/home:", "home", trains=False),
     Page("lessons/bpe/page.py", "BPE", ":material/join_inner:", "bpe", polls=True),
     Page("lessons/bytebpe/page.py", "Byte-level BPE", ":material/memory:", "bytebpe", polls=True),
+    Page("lessons/picky/page.py", "Picky BPE", ":material/filter_alt:", "picky", polls=True),
     Page("lessons/superbpe/page.py", "SuperBPE", ":material/link:", "superbpe", polls=True),
     Page("lessons/boundless/page.py", "BoundlessBPE", ":material/merge:", "boundless", polls=True),
     Page("lessons/wordpiece/page.py", "WordPiece", ":material/percent:", "wordpiece", polls=True),

@@ -47,6 +47,8 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "bytebpe/page.py": "bytebpe",
     "bytebpe/views.py": "bytebpe",
     "bytebpe/replay.py": "bytebpe",
+    "picky/page.py": "picky",
+    "picky/views.py": "picky",
     "superbpe/page.py": "superbpe",
     "superbpe/views.py": None,  # what /superbpe and /boundless share, keyed by the page it gets
     "boundless/page.py": "boundless",
@@ -243,6 +245,7 @@ VIEWS = [  # page, URL, what to choose after: the views that show the most widge
     ("bpe", {"corpus": "text:your own"}, {}),
     ("bytebpe", {"corpus": "toy:emoji-cjk", "step": "2"}, {}),
     ("bytebpe", {"corpus": "text:your own"}, {}),
+    ("picky", {"corpus": "toy:low-lower", "step": "25"}, {}),
     ("wordpiece", {"corpus": "toy:sunflower", "step": "2"}, {}),
     ("wordpiece", {"corpus": "text:your own"}, {}),
     ("unigram", {"corpus": "toy:run-bug", "step": "2"}, {"unigram_pick_1": "un"}),

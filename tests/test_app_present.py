@@ -4,7 +4,7 @@ keyboard) and presenter mode (?present=1): the step view only, the settings kept
 import pytest
 from apptools import infos, open_page
 
-LESSONS = ["bpe", "wordpiece", "unigram", "bytebpe"]
+LESSONS = ["bpe", "wordpiece", "unigram", "bytebpe", "picky"]
 KEYS = {"first": "Home", "prev": "Left", "next": "Right", "last": "End", "play": "Alt+P"}
 
 

@@ -31,6 +31,7 @@ BAD = ["-1", "abc", "1e12", ""]
 TITLES = {
     "bpe": "Byte-pair encoding",
     "bytebpe": "Byte-level BPE",
+    "picky": "Picky BPE",
     "wordpiece": "WordPiece",
     "unigram": "Unigram language model",
     "compare": "Compare tokenizers",
@@ -42,6 +43,7 @@ GRID = {  # page -> (base URL: a tiny setting, every parameter the page reads)
         {"corpus": "toy:emoji-cjk"},
         ["corpus", "pattern", "ties", "merges", "bytes", "step"],
     ),
+    "picky": ({"corpus": "toy:low-lower"}, ["corpus", "size", "threshold", "ties", "step"]),
     "wordpiece": ({"corpus": "toy:sunflower"}, ["corpus", "ties", "merges", "step"]),
     "unigram": (
         {"corpus": "toy:run-bug"},
@@ -109,7 +111,7 @@ def check_bad_value(page: str, param: str, bad: str) -> AppTest:
 
 
 @pytest.mark.parametrize(
-    ("lesson", "param", "bad"), cases(["bpe", "bytebpe", "wordpiece", "unigram"])
+    ("lesson", "param", "bad"), cases(["bpe", "bytebpe", "picky", "wordpiece", "unigram"])
 )
 def test_a_bad_value_of_a_lesson_parameter_is_named_corrected_and_the_page_renders(
     lesson, param, bad

@@ -24,6 +24,8 @@ PAGES = {  # a name for the report, the address, and a text the page shows once 
     "bpe": ("/bpe?corpus=toy:low-lower&marker=eow&step=3", "Merge 3"),
     "bpe-present": ("/bpe?corpus=toy:low-lower&marker=eow&step=3&present=1", "Merge 3"),
     "bytebpe": ("/bytebpe?corpus=toy:low-lower&step=3", "Merge 3"),
+    "picky": ("/picky?corpus=toy:low-lower&size=25&threshold=0.9&step=25", "Merge 25"),
+    "picky-present": ("/picky?corpus=toy:low-lower&step=15&present=1", "Split 15"),
     "superbpe": ("/superbpe?corpus=toy:by-the-way&step=35", "Merge 35"),
     "superbpe-present": ("/superbpe?corpus=toy:by-the-way&step=35&present=1", "Merge 35"),
     "boundless": ("/boundless?corpus=toy:by-the-way&step=10", "Merge 10"),
@@ -39,7 +41,8 @@ PAGES = {  # a name for the report, the address, and a text the page shows once 
     "vocab": ("/vocab?tok=cl100k_base&id=9468", "9468"),
     "vocab-compare": ("/compare?corpus=toy:cat-bat&size=12&tok=bpe,cl100k_base", "Compare"),
 }
-DARK = ["bpe", "bytebpe", "unigram", "compare"]  # our own colours on Streamlit's dark theme
+# our own colours on Streamlit's dark theme
+DARK = ["bpe", "bytebpe", "picky", "unigram", "compare"]
 
 
 def settle(page: Page) -> None:

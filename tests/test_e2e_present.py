@@ -16,6 +16,8 @@ LESSONS = [  # a deep link, and the sentence its step shows (numbers from the ma
     ("/bpe?corpus=toy:low-lower&marker=eow&step=3", "Merge 3: the pair (est, </w>) occurs 9"),
     ("/wordpiece?corpus=toy:sunflower&step=2", "Merge 2: (##e, ##r) scores 1/4"),
     ("/unigram?corpus=toy:run-bug&step=1", "E-step"),
+    # the authors' trainer's event 25 on the toy (tests/test_picky.py): ▁low + er
+    ("/picky?corpus=toy:low-lower&size=25&threshold=0.9&step=25", "Merge 25: the pair (▁low, er)"),
 ]
 
 

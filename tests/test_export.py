@@ -116,7 +116,7 @@ def test_model_to_dict_fields():
         (b"[1, 2, 3]", "no 'algorithm'"),
         (
             b'{"algorithm": "xyz"}',
-            "only BPE, WordPiece, Unigram, SaGe, Byte-level BPE, SuperBPE and ",
+            "only BPE, WordPiece, Unigram, SaGe, Byte-level BPE, Picky BPE, SuperBPE and ",
         ),
         (b'{"algorithm": "unigram"}', "a Unigram model has none or sow"),
         (b'{"algorithm": "bpe", "marker": "eow", "alphabet": [], "vocab": []}', "merges"),

@@ -202,7 +202,7 @@ def test_an_algorithm_without_an_exporter_is_refused_by_name():
     pre-tokens): a model of it is refused with its name, by check and by the export itself
     (no skip: were byte-level BPE unregistered or exportable, this test would fail)."""
     without = [n for n, a in hf_export.registry.ALGORITHMS.items() if a.export is None]
-    assert without == ["bytebpe", "superbpe", "boundless"]
+    assert without == ["bytebpe", "picky", "superbpe", "boundless"]
 
     class Other:
         algorithm = "bytebpe"

@@ -88,12 +88,13 @@ def test_every_registry_entry_says_what_the_lab_needs_of_it():
             for function in filter(None, algo.export()):
                 assert callable(function) and function.__module__.startswith(hf_export.__name__)
         assert algo.poll in (None, *rooms.QUESTIONS), algo.name
-    # byte-level BPE has no tokenizer.json exporter yet (hf_export's docstring lists them),
-    # nor have SuperBPE and BoundlessBPE (a tokenizer.json cannot merge across pre-tokens)
-    no_export = {"bytebpe", "superbpe", "boundless"}
+    # byte-level BPE and Picky BPE have no tokenizer.json exporter yet (hf_export's
+    # docstring lists them), nor have SuperBPE and BoundlessBPE (a tokenizer.json cannot
+    # merge across pre-tokens)
+    no_export = {"bytebpe", "picky", "superbpe", "boundless"}
     assert {n for n, a in ALGORITHMS.items() if a.export} == set(ALGORITHMS) - no_export
     # the poll's merge question reads the corpus after a step: the merge lessons show it
-    merge_lessons = {"bpe", "bytebpe", "wordpiece", "superbpe", "boundless"}
+    merge_lessons = {"bpe", "bytebpe", "wordpiece", "picky", "superbpe", "boundless"}
     assert {n for n, a in ALGORITHMS.items() if a.corpus_at} == merge_lessons
     # vocabulary health reads every model trained here but SaGe's
     assert {n for n, a in ALGORITHMS.items() if a.vocabulary} == set(ALGORITHMS) - {"sage"}

@@ -85,6 +85,14 @@ LESSONS = [
         "by rank, with your own merges or GPT-4's cl100k_base.",
     ),
     (
+        "lessons/picky/page.py",
+        "Picky BPE",
+        ":material/filter_alt:",
+        "BPE that removes what it no longer needs (Chizhov et al., 2024): after each merge, "
+        "a part mostly used up by it (IoS above τ) is removed and falls back to its pieces. "
+        "Predict the next merge, or which part goes.",
+    ),
+    (
         "lessons/superbpe/page.py",
         "SuperBPE",
         ":material/link:",

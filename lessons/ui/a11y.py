@@ -29,6 +29,8 @@ CSS = f"""<style>
 [data-testid="stImageCaption"], [data-testid="stTooltipHoverTarget"] kbd {{
   color: {_GREY} !important; opacity: 1 !important;}}
 [data-testid="stCaptionContainer"] code {{background: transparent;}}
+[data-testid="stSliderThumbValue"] p {{
+  color: light-dark(currentColor, {palette.SLIDER_VALUE_DARK[0]}) !important;}}
 .sr-only {{position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px;
           overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0;}}
 /* the element holding a heading for screen readers only takes no room (nor a gap) */

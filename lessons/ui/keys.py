@@ -13,6 +13,7 @@ PAGES = (
     "home",
     "check",
     "vocab",
+    "picky",
     "superbpe",
     "boundless",
 )  # key prefixes

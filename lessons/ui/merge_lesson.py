@@ -103,6 +103,10 @@ class MergeLesson:
     def under_step(self, trace, step) -> None:
         """Anything more under the step's two columns (nothing by default)."""
 
+    def predict(self, trace, i: int) -> None:
+        """The student's prediction of step i + 1 (by default: which pair merges next)."""
+        predict_panel(trace, i, self.judge, self.pair_label, self.page)
+
     def extras(self, trace, i: int) -> None:
         """Panels under the encoder (nothing by default)."""
 
@@ -147,11 +151,11 @@ def merge_lesson(kind: type[MergeLesson]) -> None:
         if lesson.encode_beside:
             left, right = st.columns(2)
             with left:
-                predict_panel(trace, i, lesson.judge, lesson.pair_label, page)
+                lesson.predict(trace, i)
             with right:
                 lesson.encode(trace, i)
         else:
-            predict_panel(trace, i, lesson.judge, lesson.pair_label, page)
+            lesson.predict(trace, i)
             lesson.encode(trace, i)
         lesson.extras(trace, i)
 

@@ -23,6 +23,7 @@ STATUS_COLUMN = {"status": st.column_config.TextColumn("status", width=90, pinne
 STATUS_CSS = {
     "merged": "background-color: #ffd6d6; font-weight: bold",
     "pruned": "background-color: #ffd6d6; font-weight: bold",
+    "removed": "background-color: #ffd6d6; font-weight: bold",  # Picky BPE's parts
     "tied": "background-color: #ffe8cc",
 }
 

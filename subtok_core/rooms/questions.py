@@ -127,10 +127,39 @@ def next_prune(trace: Trace, i: int) -> Question | None:
     )
 
 
+def next_merge_or_removal(trace: Trace, i: int) -> Question | None:
+    """Picky BPE: before a merge, which pair merges next (next_merge); right after a merge
+    whose part is removed (the next step a split), which part is removed. Every part
+    removed after that merge is an answer."""
+    if not 0 <= i < len(trace.steps):
+        return None
+    step = trace.steps[i]
+    if step.kind == "merge":
+        return next_merge(trace, i)
+    merge = trace.steps[step.after - 1]
+    removed = []
+    for later in trace.steps[i:]:
+        if later.kind == "merge" or later.after != step.after:
+            break
+        removed.append(later.symbol)
+    parts = tuple(dict.fromkeys(merge.parts))
+    return Question(
+        step=i,
+        number=i + 1,
+        kind="piece",
+        prompt=f"Merge {merge.number} made {merge.symbol}: which of its parts is removed?",
+        candidates=tuple(sorted(parts)),
+        answers=tuple(removed),
+        tied=(),
+        explanation=of_trace(trace).explain(trace, i + 1),
+    )
+
+
 # the kind of question (an algorithm's registry entry says which it asks) -> its question
 QUESTIONS: dict[str, Callable[[Trace, int], Question | None]] = {
     "merge": next_merge,
     "prune": next_prune,
+    "merge or removal": next_merge_or_removal,
 }
 
 
