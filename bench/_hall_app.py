@@ -1,5 +1,6 @@
 """One app server of bench/hall.py: ``python -m streamlit run app.py ...`` (the arguments
-after this script's first), with the room's answer limit raised to the hall's size.
+after this script's first), with the room's answer limit raised to the hall's size, and
+the code tries of one client address too (every phone of the bench is 127.0.0.1).
 
 Why: the poll holds a room to 90 answers per 30 s (subtok_core/rooms/limits.py), a bound
 made for a class of 30; 300 phones answering one round pass it, and the phones are told
@@ -31,6 +32,9 @@ def raise_room_limit(count: int) -> None:
             print("bench/_hall_app.py: no room_answers window to raise", file=sys.stderr)
             return
         window.count = max(window.count, count)
+        # every phone of the bench comes from this machine: one client address to the
+        # poll, whose 60 code tries a minute are a class's, not a hall's
+        self.client_code_tries.count = max(self.client_code_tries.count, count)
 
     limits.PollLimits.__init__ = init
     print(f"bench/_hall_app.py: a room takes up to {count} answers a window", file=sys.stderr)

@@ -23,8 +23,9 @@ student id and shows the answer it had sent in the open round. At the end the an
 table is read: stored rows against the answers sent, a round's second row of one phone
 (a new id) a double vote.
 
-A room takes 90 answers per 30 s (subtok_core/rooms/limits.py), made for a class of 30;
-the app servers here take 10 x `--phones` (bench/_hall_app.py), unless `--keep-limits`.
+A room takes 90 answers per 30 s (subtok_core/rooms/limits.py), made for a class of 30,
+and a client address 60 room-code tries a minute (every phone here is 127.0.0.1); the app
+servers here take 10 x `--phones` of each (bench/_hall_app.py), unless `--keep-limits`.
 Not a test (tests/test_hall.py runs the small hall), not run by CI.
 
     python bench/hall.py                       # 300 phones, 3 servers, 5 steps

@@ -16,7 +16,15 @@ What Streamlit needs behind a proxy, and how the configuration gives it:
   and two failures HAProxy took busy servers out and answered 503); a browser whose
   cookie names a server that is down, or that refuses the connection, is sent to another
   one (``option redispatch``), where its page reconnects as a new session (a student
-  keeps their anonymous id: it is a cookie of the browser).
+  keeps their anonymous id: it is a cookie of the browser);
+* the client's address: the class poll counts its limits per client address, and behind
+  the proxy every request comes from the proxy. HAProxy drops the forwarding headers a
+  client sent (``http-request del-header X-Forwarded-For``, ``Forwarded``, ``X-Real-IP``:
+  a forged one would let a script pass for many clients) and sends its own
+  (``option forwardfor``: X-Forwarded-For, the address it saw). Streamlit's server
+  (uvicorn) takes the client's address from that header when the request comes from an
+  address in ``FORWARDED_ALLOW_IPS`` (by default 127.0.0.1 and ::1, a proxy on the same
+  machine; set it on the app servers to the proxy's address when it runs on another).
 
 Every app server must be started with the same ``server.cookieSecret`` (Streamlit's XSRF
 token derives from it) and the same ``SUBTOK_DB_URL`` (the rooms live in the database, so
@@ -46,6 +54,10 @@ defaults
 
 frontend subtok
     bind $bind
+    http-request del-header X-Forwarded-For
+    http-request del-header Forwarded
+    http-request del-header X-Real-IP
+    option forwardfor
     default_backend streamlit
 
 backend streamlit

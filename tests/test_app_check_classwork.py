@@ -18,7 +18,6 @@ import pytest
 from apptools import open_page
 from test_check_bugs import first_difference, merge_first, train, words_of
 
-from lessons.check import classwork as page_classwork
 from lessons.poll import student as anonymous
 from lessons.poll import teacher
 from subtok_core import rooms
@@ -158,5 +157,5 @@ def test_changing_the_settings_moves_the_room_to_another_exercise_run(monkeypatc
     assert room.run != before and room.view["settings"]["ties"] == "greatest"
     phone = student(monkeypatch, code, "e" * 22)  # the round was for the first settings
     assert any("Waiting for your teacher to set this exercise" in t for t in texts(phone.info))
-    assert page_classwork.settings_of(room.view)[3] == "greatest"
+    assert classwork.settings_of(room.view)[3] == "greatest"
     assert classwork.run_print("runs", room.view["settings"]) == room.run

@@ -118,3 +118,26 @@ def test_the_page_says_its_bpe_marker_and_the_command_that_trains_it():
     said = " ".join(c.value for c in at.caption)
     assert "marks the start of each word with ▁" in said
     assert "subtok train bpe --corpus toy:hug-pug --vocab-size 14 --marker sow" in said
+
+
+def test_a_full_box_names_the_tokenizers_left_out_and_why():
+    """Six chosen (what "Select all" gives from BPE and Unigram) of the seven the page has:
+    the page says that Tekken, the seventh, is not compared, and why (issue 39: "Select
+    all" stopped at six without a word)."""
+    at = compare_page("bpe,unigram,wordpiece,cl100k_base,mistral-v1,mistral-v3")
+    said = [c.value for c in at.caption if "left out" in c.value]
+    assert len(said) == 1 and "Tekken (Mistral)" in said[0] and "6 at a time" in said[0], said
+    for chosen in ("BPE", "Unigram", "WordPiece", "cl100k_base", "Mistral v1", "Mistral v3"):
+        assert chosen not in said[0]
+
+
+def test_a_box_with_room_names_nothing_left_out():
+    at = compare_page("bpe,unigram")
+    assert not any("left out" in c.value for c in at.caption)
+
+
+def test_the_box_shows_every_chosen_tokenizer():
+    """The chips wrap onto more rows (issue 39: six chosen, the box scrolled to show two)."""
+    at = compare_page("bpe,unigram,wordpiece,cl100k_base,mistral-v1,mistral-v3")
+    box = at.multiselect(key="compare_tok")
+    assert box.proto.wrap is True

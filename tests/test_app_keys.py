@@ -65,6 +65,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "compare/paper.py": "compare",
     "compare/models.py": "compare",
     "compare/measures.py": "compare",
+    "compare/information.py": "compare",
     "sage/page.py": "sage",
     "sage/views.py": "sage",
     "sage/results.py": "sage",
@@ -77,6 +78,8 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "poll/page.py": "join",
     "check/page.py": "check",
     "check/views.py": "check",
+    "check/classwork.py": "check",  # the class exercise, the teacher's side
+    "poll/exercise.py": "join",  # the class exercise, the students' side
     "poll/student.py": "join",  # the student's anonymous id of /join (no widgets)
     "poll/panel.py": None,  # the class poll panel of the lessons, keyed by the page it gets
     "poll/results.py": None,  # the poll's tally and reveal, keyed by the page it gets
@@ -91,6 +94,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "ui/estimate.py": None,  # an upload's time estimate and slices, keyed by the page it gets
     "ui/a11y.py": None,  # contrast CSS and chart sentences: no widgets
     "ui/escape.py": None,  # escaping a user's text: no widgets
+    "ui/client.py": None,  # the client's address, for the limits: no widgets
     "ui/inspector.py": "compare",  # Compare's inspector conventions (whitespace, hover, text)
     "vocab/page.py": "vocab",
     "vocab/card.py": "vocab",

@@ -1,6 +1,7 @@
 """deploy/: the HAProxy configuration the README's lecture-hall steps use is the one
 deploy/haproxy.py writes, HAProxy accepts it, and it has what Streamlit needs behind a
-proxy (a sticky cookie, a health check on /_stcore/health, a long websocket tunnel)."""
+proxy (a sticky cookie, a health check on /_stcore/health, a long websocket tunnel) and
+what the poll's limits need (the client's address in X-Forwarded-For, a forged one dropped)."""
 
 import subprocess
 import sys
@@ -28,6 +29,11 @@ def test_the_configuration_has_what_streamlit_needs_behind_a_proxy():
     assert "timeout tunnel 1h" in lines  # the websocket lives for the lesson
     assert "option httpchk GET /_stcore/health" in lines
     assert "option redispatch" in lines  # a dead server's browsers go to another
+    # the client's address (the poll's limits): a forged header dropped, the proxy's sent
+    frontend = lines[lines.index("frontend subtok") : lines.index("backend streamlit")]
+    forged = ("X-Forwarded-For", "Forwarded", "X-Real-IP")
+    dropped = [f"http-request del-header {h}" for h in forged]
+    assert frontend.index("option forwardfor") > max(frontend.index(d) for d in dropped)
     servers = [line for line in lines if line.startswith("server ")]
     assert servers == ["server a 127.0.0.1:8501 cookie a", "server b 127.0.0.1:8502 cookie b"]
 

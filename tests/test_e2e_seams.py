@@ -3,6 +3,7 @@ charts keep their axis titles and legends on a phone."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -83,3 +84,13 @@ def test_select_all_takes_the_first_six_tokenizers(page: Page, app_url: str):
     tags = box.locator("[data-tag]")
     expect(tags).to_have_count(6, timeout=30_000)
     assert page.locator("[data-testid='stAlertContentError']").count() == 0
+    # every chosen one in sight inside the box (issue 39: it scrolled to show two), and the
+    # seventh named as left out, with why
+    field = box.get_by_role("combobox").bounding_box()
+    outer = box.bounding_box()
+    for n in range(6):
+        tag = tags.nth(n).bounding_box()
+        assert outer["x"] <= tag["x"] and tag["x"] + tag["width"] <= outer["x"] + outer["width"]
+        assert tag["y"] >= outer["y"] - 1, (tag, field)
+    said = page.get_by_text(re.compile(r"Compared 6 at a time, so Tekken \(Mistral\) is left out"))
+    expect(said).to_be_visible()

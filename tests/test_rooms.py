@@ -179,6 +179,7 @@ def test_an_expired_room_is_refused_with_a_message(polls, clock):
 
 def test_opening_a_round_keeps_the_room_open_two_more_hours(polls, clock):
     code, _ = open_round(polls)
+    polls.try_code(code, "ann")  # a student joined: the room lives its 2 hours
     clock.now += rooms.LIFETIME - 60
     polls.open_round(code, ask(3, ("(l, o)",)))
     clock.now += rooms.LIFETIME - 60

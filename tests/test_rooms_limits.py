@@ -19,8 +19,15 @@ from subtok_core import rooms
 from subtok_core.bpe import trace_bpe
 from subtok_core.corpus import load
 from subtok_core.rooms import db
+from subtok_core.rooms.clients import Client
 
 CLASS = 30
+TEACHER = Client("192.0.2.1")
+
+
+def address(k: int) -> Client:
+    """The k-th of many clients, each at its own network address."""
+    return Client(f"10.0.{k // 250}.{k % 250 + 1}")
 
 
 def test_a_flood_of_200_changed_answers_is_cut_at_the_rooms_limit(polls, caplog):  # noqa: F811
@@ -94,9 +101,9 @@ def test_room_codes_tried_too_often_get_a_wait_with_a_sentence(polls, clock, cap
 def test_wrong_codes_from_many_browsers_are_bounded_per_server(polls):  # noqa: F811
     for k in range(polls.limits.wrong_codes.count):
         with pytest.raises(ValueError, match="There is no room"):
-            polls.try_code("KKKK", f"browser{k}")
+            polls.try_code("KKKK", f"browser{k}", address(k))
     with pytest.raises(ValueError, match="Too many wrong room codes on this server"):
-        polls.try_code("KKKK", "one more browser")
+        polls.try_code("KKKK", "one more browser", Client("192.0.2.99"))
 
 
 def test_a_right_code_is_accepted_even_when_the_server_has_seen_too_many_wrong_ones(polls):  # noqa: F811
@@ -106,28 +113,29 @@ def test_a_right_code_is_accepted_even_when_the_server_has_seen_too_many_wrong_o
     polls.pause = paused.append  # the seconds a wrong try is held, not slept in a test
     for k in range(polls.limits.wrong_codes.count):  # a sweep from many browsers
         with pytest.raises(ValueError, match="There is no room"):
-            polls.try_code(wrong, f"sweeper{k}")
+            polls.try_code(wrong, f"sweeper{k}", address(k))
     assert paused == []  # under the cap nobody waits
-    assert polls.try_code(code, "student").code == code
-    assert polls.try_code(code.lower(), "another student").code == code
+    assert polls.try_code(code, "student", Client("192.0.2.1")).code == code
+    assert polls.try_code(code.lower(), "another student", Client("192.0.2.2")).code == code
     with pytest.raises(ValueError, match="Too many wrong room codes on this server"):
-        polls.try_code(wrong, "one more sweeper")
+        polls.try_code(wrong, "one more sweeper", Client("192.0.2.3"))
     assert paused == [polls.WRONG_PAUSE]  # a wrong try over the cap is slowed
 
 
 def test_rooms_opened_too_often_are_refused(polls, clock, caplog):  # noqa: F811
-    def make(who):
-        return polls.open_room("bpe", "bpe", "toy", "p", "r", "/bpe", True, connection=who)
+    def make(who, client=TEACHER):
+        return polls.open_room("bpe", "bpe", "toy", "p", "r", "/bpe", True, connection=who,
+                               client=client)  # fmt: skip
 
     for _ in range(polls.limits.new_rooms.count):
         make("teacher")
     with pytest.raises(ValueError, match="Too many new rooms from this browser: wait"):
         make("teacher")
     for k in range(polls.limits.server_rooms.count - polls.limits.new_rooms.count):
-        make(f"other{k}")
+        make(f"other{k}", address(k))
     refused = pytest.raises(ValueError, match="Too many new rooms on this server")
     with caplog.at_level(logging.WARNING, logger="subtok.poll"), refused:
-        make("yet another")
+        make("yet another", Client("192.0.2.99"))
     assert any("new rooms on this server refused" in r.getMessage() for r in caplog.records)
 
 

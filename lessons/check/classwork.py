@@ -1,5 +1,5 @@
-"""/check set to a class (subtok_core.check.classwork): the teacher's side on /check, the
-students' on /join.
+"""/check set to a class, the teacher's side (subtok_core.check.classwork; the students'
+side is lessons/poll/exercise.py, on /join).
 
 A teacher with an open class (lessons/poll/teacher.py) who chooses an exercise corpus on
 /check moves the room to it, with the page's settings; "Set it to the class" opens the
@@ -21,51 +21,13 @@ from lessons.check import views
 from lessons.poll import teacher
 from lessons.poll.record import origin
 from lessons.ui.a11y import altair_chart
-from lessons.ui.escape import as_text, plain
 from lessons.ui.keys import widget_key
-from lessons.ui.upload import read_upload
-from subtok_core import corpus, rooms
+from subtok_core import rooms
 from subtok_core.charts.classwork import causes_chart
-from subtok_core.check import FORMATS, classwork, exercises
+from subtok_core.check import classwork, exercises
 
 PAGE = "check"
 LIVE_EVERY = 1.0  # seconds between two looks at the class's lists
-SAID = widget_key("join", "exercise_said")  # session: the student's last verdict, in words
-
-
-def exercise_view(ex: exercises.Exercise, settings: tuple) -> dict:
-    """What phones show of the exercise: its name, what it is about, the settings."""
-    bytelevel, marker, pattern, ties, specials = settings
-    return {
-        "kind": "exercise",
-        "exercise": ex.name,
-        "about": ex.about,
-        "settings": {"bytelevel": bool(bytelevel), "marker": marker, "pattern": pattern,
-                     "ties": ties, "specials": list(specials)},
-    }  # fmt: skip
-
-
-def settings_of(view: dict) -> tuple:
-    """The check's settings tuple (bytelevel, marker, pattern, ties, specials) of a view."""
-    s = view["settings"]
-    return (bool(s["bytelevel"]), s["marker"], s["pattern"], s["ties"], tuple(s["specials"]))
-
-
-def settings_words(view: dict) -> str:
-    """The settings in a sentence for the students."""
-    s = view["settings"]
-    level = (
-        f"byte-level BPE, pre-split pattern {s['pattern']}"
-        if s["bytelevel"]
-        else f"character-level BPE, marker {s['marker']}"
-    )
-    auto = s["ties"] == "auto"
-    ties = "any tie rule (the check finds yours)" if auto else f"tie rule {s['ties']}"
-    specials = f", special tokens {' '.join(s['specials'])}" if s["specials"] else ""
-    return f"Settings: {level}, {ties}{specials}."
-
-
-# --- the teacher's side, on /check ----------------------------------------------------
 
 
 def teacher_side(name: str, ex: exercises.Exercise | None, settings: tuple) -> None:
@@ -82,7 +44,7 @@ def teacher_side(name: str, ex: exercises.Exercise | None, settings: tuple) -> N
         teacher.follow_page(PAGE, link)
         st.caption(f"Class {room.code}: choose an exercise corpus to set it to your class.")
         return
-    view = exercise_view(ex, settings)
+    view = classwork.exercise_view(ex, settings)
     run = classwork.run_print(ex.name, view["settings"])
     teacher.follow_page(PAGE, link, view, run, corpus=name)
     current = rooms.store().current_round(room.code)
@@ -147,68 +109,3 @@ def address(name: str, settings: tuple, merge: int) -> str:
     """The lesson's address at `merge` on the exercise's settings."""
     _page, path, params, _ties = views.lesson_address(name, settings, merge, settings[3])
     return f"{path}?{urlencode(params)}"
-
-
-# --- the students' side, on /join -------------------------------------------------------
-
-
-def student_side(room: rooms.Room, current: rooms.Round | None, student: str) -> None:
-    """The exercise the teacher shows: what it is, its corpus, and (while the round is
-    open) the box for the merges; the student's own outcome once sent."""
-    view = room.view
-    ex = exercises.load(view["exercise"])
-    name = corpus.exercises.EXERCISE + ex.name
-    st.subheader(f"Exercise: {name}")
-    st.write(as_text(ex.about))
-    st.caption(plain(settings_words(view)))  # the teacher's special tokens: as typed
-    st.download_button(
-        f"Download its corpus ({ex.name}.txt)",
-        ex.text.encode("utf-8"),
-        file_name=f"exercise-{ex.name}.txt",
-        mime="text/plain",
-        key=widget_key("join", f"corpus_{ex.name}"),
-        on_click="ignore",
-    )
-    is_open = current is not None and current.run == room.run and current.state == "open"
-    if not is_open:
-        st.info("Waiting for your teacher to set this exercise to the class.")
-        return
-    mine = rooms.store().answer_of(current.id, student)
-    said = st.session_state.get(SAID)
-    if said and said[0] == current.id:
-        (st.success if said[1] else st.warning)(as_text(said[2]))
-    elif mine is not None:
-        st.caption("Your result, as sent")
-        st.text(mine)
-    with st.form(widget_key("join", f"merges_{current.id}")):
-        upload = st.file_uploader("Upload your merges file", key=widget_key("join", "m_file"))
-        pasted = st.text_area("or paste them, one merge per line ('a b')", height=120,
-                              key=widget_key("join", "m_text"))  # fmt: skip
-        st.caption(f"Accepted: {FORMATS}. A new list replaces the one you sent.")
-        sent = st.form_submit_button("Check and send", type="primary", width="stretch")
-    if sent:
-        send(room.code, current.id, name, settings_of(view), student, upload, pasted)
-
-
-def send(code, round_id: int, name: str, settings: tuple, student: str, upload, pasted) -> None:
-    """Check the list (as /check does) and keep its outcome in the round."""
-    text = read_upload(upload) if upload is not None else pasted
-    if not text or not text.strip():
-        if upload is None:
-            st.error("Upload your merges file or paste the merges, then send them.")
-        return
-    try:
-        with st.spinner("Checking your merges against the reference..."):
-            verdict = views.verdict(name, text, settings)
-        d = verdict.first_difference
-        outcome = (
-            classwork.outcome_of(True)
-            if verdict.identical
-            else classwork.outcome_of(False, d.merge, d.cause)
-        )
-        rooms.store().submit(code, round_id, student, outcome)
-    except ValueError as err:
-        st.error(as_text(str(err)))
-        return
-    st.session_state[SAID] = (round_id, verdict.identical, verdict.summary())
-    st.rerun()

@@ -57,6 +57,47 @@ def exercise_settings() -> None:
         st.session_state["split"] = ex.setting("pattern", "gpt2")
 
 
+def show_verdict(verdict, failed, name: str, settings: tuple) -> None:
+    """The check's outcome: the sentence of an error, "identical", or the first merge
+    where the list leaves the reference, with its cause, counts and evidence (`settings`:
+    the page's, bytelevel first)."""
+    bytelevel = settings[0]
+    if failed is not None:
+        st.error(as_text(str(failed)))  # it quotes the student's line: text
+    if verdict is not None and verdict.identical:
+        st.success(as_text(verdict.summary()))
+    elif verdict is not None:
+        d = verdict.first_difference
+        st.header(f"Merge {d.merge}: your list leaves the reference")
+        if verdict.rule_note:
+            st.markdown(as_text(verdict.rule_note))
+        # the explanation names the student's symbols: as text, never markdown or KaTeX
+        st.info(f"**Cause: {as_text(d.cause)}.** {as_text(d.explanation)}")
+        agreed = (
+            f"after the {d.merge - 1} merges you agree on"
+            if d.merge > 1
+            else "the corpus as it starts"
+        )
+        letters = " (symbols in GPT-2's byte letters: Ġ is a space, Ċ a line break)"
+        st.caption(
+            f"The pair counts of the reference before merge {d.merge}, {agreed}; "
+            "'◀ yours' marks your merge, '◀ reference' the reference's"
+            + (letters if bytelevel else "")
+            + "."
+        )
+        frame = views.pair_frame(d)
+        # every row in view (no scrolling inside the table): your pair may be the last one
+        height = 35 * (len(frame) + 1) + 3
+        st.dataframe(views.styled(frame), hide_index=True, width="stretch", height=height)
+        views.evidence(d)
+        if name == TEXT:
+            st.caption(
+                "To step through it in the lesson, choose 'your own text' there and paste it."
+            )
+        else:
+            views.lesson_link(name, settings, d, verdict.ties)
+
+
 c1, c2, c3, c4 = st.columns([3, 1.2, 1.2, 1])
 name = choice_box(c1, "corpus", options, "data", "exercise:runs", on_change=exercise_settings)
 ex = views.exercises.load(name) if corpus.is_exercise(name) else None
@@ -97,9 +138,14 @@ st.header("Your merges")
 left, right = st.columns(2)
 upload = left.file_uploader("Upload a merges file", key=widget_key(PAGE, "upload"))
 pasted = right.text_area(
-    "or paste them, one merge per line ('a b')", key=widget_key(PAGE, "paste"), height=120
+    "or paste them, one merge per line ('a b')", key=widget_key(PAGE, "paste"), height=100
 )
-st.caption(f"Accepted: {FORMATS}.")
+
+
+# the verdict first under the merges, then the status of the check, then the formats:
+# at 1280x720 a paste's headline and cause are in the first screen (under the caption and
+# the status box they started below it)
+result = st.container()
 
 text = None
 if upload is not None:
@@ -119,42 +165,11 @@ if text:
             status.update(label="Your merges could not be checked.", state="error")
         else:
             status.update(label="Checked against the reference run.", state="complete")
-    if failed is not None:
-        st.error(as_text(str(failed)))  # it quotes the student's line: text
-    if verdict is not None and verdict.identical:
-        st.success(as_text(verdict.summary()))
-    elif verdict is not None:
-        d = verdict.first_difference
-        st.header(f"Merge {d.merge}: your list leaves the reference")
-        if verdict.rule_note:
-            st.markdown(as_text(verdict.rule_note))
-        # the explanation names the student's symbols: as text, never markdown or KaTeX
-        st.info(f"**Cause: {as_text(d.cause)}.** {as_text(d.explanation)}")
-        agreed = (
-            f"after the {d.merge - 1} merges you agree on"
-            if d.merge > 1
-            else "the corpus as it starts"
-        )
-        letters = " (symbols in GPT-2's byte letters: Ġ is a space, Ċ a line break)"
-        st.caption(
-            f"The pair counts of the reference before merge {d.merge}, {agreed}; "
-            "'◀ yours' marks your merge, '◀ reference' the reference's"
-            + (letters if bytelevel else "")
-            + "."
-        )
-        frame = views.pair_frame(d)
-        # every row in view (no scrolling inside the table): your pair may be the last one
-        height = 35 * (len(frame) + 1) + 3
-        st.dataframe(views.styled(frame), hide_index=True, width="stretch", height=height)
-        views.evidence(d)
-        if name == TEXT:
-            st.caption(
-                "To step through it in the lesson, choose 'your own text' there and paste it."
-            )
-        else:
-            views.lesson_link(name, settings, d, verdict.ties)
+    with result:
+        show_verdict(verdict, failed, name, settings)
 else:
     st.info("Upload or paste your merges to check them.")
+st.caption(f"Accepted: {FORMATS}.")
 
 st.header("Exercise corpora")
 st.write(

@@ -53,10 +53,26 @@ def controls():
         key=widget_key(PAGE, "tok"),
         on_change=store_kinds,
         max_selections=compare.MAX_KINDS,  # "Select all" then takes the first six
+        wrap=True,  # every chosen one in sight (a single row scrolled to show two of six)
         help="Trained here on the corpus below, or pretrained: GPT-4's cl100k_base, "
         "Mistral's SentencePiece v1/v3 and Tekken, read from files installed packages ship.",
     )
+    left_out_note(c3, chosen)
     return name, size, chosen
+
+
+def left_out_note(col, chosen: list[str]) -> None:
+    """Under a full box, the tokenizers not compared and why: "Select all" stops at
+    MAX_KINDS, taking them in the list's order, and says nothing itself."""
+    rest = [label(k) for k in known_kinds() if k not in chosen]
+    if len(chosen) < compare.MAX_KINDS or not rest:
+        return
+    named = ", ".join(rest[:-1]) + f" and {rest[-1]}" if len(rest) > 1 else rest[0]
+    col.caption(
+        f"Compared {compare.MAX_KINDS} at a time, so {named} {'are' if len(rest) > 1 else 'is'}"
+        f" left out (each one more is trained and drawn on every chart); remove one above to "
+        f"choose {'another' if len(rest) > 1 else 'it'}."
+    )
 
 
 def marker_note(name: str, size: int, kinds, split_punct: bool) -> None:

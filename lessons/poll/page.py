@@ -18,8 +18,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from lessons.check import classwork
+from lessons.poll import exercise
 from lessons.poll import student as anonymous
+from lessons.ui import client
 from lessons.ui.chips import show_corpus
 from lessons.ui.escape import plain
 from lessons.ui.keys import widget_key
@@ -43,13 +44,14 @@ def ask_code() -> None:
 
 
 def enter(code: str, student: str) -> rooms.Room:
-    """The room of the address's code: a code new to this session counts as a try
-    (rooms.RoomStore.try_code: a few a minute); the joined one is only read again."""
+    """The room of the address's code: a code new to this session counts as a try of this
+    browser and of its network address (rooms.RoomStore.try_code: a few a minute); the
+    joined one is only read again."""
     polls = rooms.store()
     joined = st.session_state.get(JOINED)
     if joined is not None and joined == _normal_or_none(code):
         return polls.join(joined)
-    room = polls.try_code(code, student)
+    room = polls.try_code(code, student, client.current())
     st.session_state[JOINED] = room.code
     return room
 
@@ -203,7 +205,7 @@ def main() -> None:
             "and follows again as soon as it is back."
         )
     if room.view.get("kind") == "exercise":  # /check set to the class
-        classwork.student_side(room, current, student)
+        exercise.student_side(room, current, student)
         return
     if not room.algorithm:
         st.subheader(f"Your teacher is showing {room.title or room.page}")

@@ -22,11 +22,13 @@ from lessons.poll import teacher
 from lessons.poll.record import class_controls, past_class
 from lessons.poll.results import live_results
 from lessons.poll.room import show_room
+from lessons.ui import client
 from lessons.ui.corpus import TEXT, UPLOAD
 from lessons.ui.keys import widget_key
 from lessons.ui.steps import POLL_GO, lazy_expander
 from lessons.ui.store import fingerprint, run_key
 from subtok_core import rooms
+from subtok_core.rooms.clients import teacher_passcode
 
 
 def class_poll(page_name: str, trace, i: int, corpus: str, question: str) -> Callable[[], None]:
@@ -79,8 +81,12 @@ def run_print(trace) -> str:
     )
 
 
+PASSCODE = "poll_teacher_passcode"  # session: the teacher passcode this session gave
+
+
 def connection() -> str:
-    """This browser session's random id, for the poll's rate limits (never stored)."""
+    """This page session's random id, for the poll's rate limits when the browser has no
+    teacher key yet (never stored)."""
     return st.session_state.setdefault("poll_connection", secrets.token_urlsafe(12))
 
 
@@ -149,7 +155,16 @@ def teacher_panel(
 
 def start_room(page_name: str, trace, i: int, corpus: str) -> None:
     """The button that opens a room on step i (and, for a corpus of the teacher's own,
-    the choice to show its words on the phones)."""
+    the choice to show its words on the phones; when the operator set a teacher passcode
+    and this session has not given it yet, the box for it)."""
+    if teacher_passcode() and not st.session_state.get(PASSCODE):
+        st.text_input(
+            "Teacher passcode",
+            type="password",
+            key=widget_key(page_name, "poll_passcode"),
+            help="The server's operator set a passcode for opening class polls. Students "
+            "never need it: they join with the room's code.",
+        )
     own = corpus in (TEXT, UPLOAD)
     share = not own or st.checkbox(
         "Show this corpus's words on the students' phones",
@@ -173,6 +188,8 @@ def start_room(page_name: str, trace, i: int, corpus: str) -> None:
 
 
 def _open_room(page_name: str, trace, i: int, corpus: str, share: bool) -> None:
+    typed = st.session_state.get(widget_key(page_name, "poll_passcode"))
+    passcode = str(typed or st.session_state.get(PASSCODE) or "")
     try:
         code = rooms.store().open_room(
             page_name,
@@ -187,10 +204,16 @@ def _open_room(page_name: str, trace, i: int, corpus: str, share: bool) -> None:
             connection=connection(),
             teacher=teacher.teacher_key(create=True),
             title=teacher.title_of(page_name),
+            client=client.current(),
+            passcode=passcode,
         )
-    except ValueError as err:  # too many rooms: the limit's sentence
+    except ValueError as err:  # no passcode, or too many rooms: the sentence
         st.session_state[widget_key(page_name, "poll_said")] = str(err)
+        if "passcode" in str(err):
+            st.session_state.pop(PASSCODE, None)  # asked again (the operator changed it)
         return
+    if passcode:
+        st.session_state[PASSCODE] = passcode  # this session's next room asks no more
     teacher.opened(code)
 
 

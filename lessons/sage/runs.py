@@ -18,6 +18,7 @@ import streamlit as st
 from lessons.ui.keys import widget_key
 from lessons.ui.store import trace_store
 from subtok_core import batch, parallel, sage
+from subtok_core.parallel import Cancelled
 from subtok_core.sage import worker as sage_worker
 
 PAGE = "sage"
@@ -89,7 +90,9 @@ def follow(wanted: dict, keys: list, what: str, part: str) -> dict | None:
     with a moving bar each (the phase, its progress, the time so far) and a Stop button
     (`part` names it). None after Stop, and on every run of the page after it until "Run
     again" (run_again): every run of the session is cancelled, and the steps each had
-    finished are kept (kept_steps)."""
+    finished are kept (kept_steps). Streamlit's own Stop (top right) ends the same way, a
+    moment later (after_stop). A wait that ends with every run done runs the page again,
+    which then finds them in the store."""
     store = trace_store()
     found = {k: store.cached(k, wanted[k][1]) for k in keys}
     missing = [k for k in keys if found[k] is None]
@@ -106,24 +109,70 @@ def follow(wanted: dict, keys: list, what: str, part: str) -> dict | None:
         st.session_state[STOPPED] = set(wanted)
         return None
     runs = session_runs(wanted)
+    ended = {"how": "waiting"}  # how this wait ended, for the watcher (after_stop)
+    after_stop(wanted, runs, ended)
     began = time.monotonic()
     box = st.empty()  # the status box, gone once the runs are done (the page shows them)
-    with box.status(f"Running {what} ...", expanded=True) as status:
-        bars = {k: st.progress(0.0, text=wanted[k][1]) for k in missing}
+    try:
+        with box.status(f"Running {what} ...", expanded=True) as status:
+            bars = {k: st.progress(0.0, text=wanted[k][1]) for k in missing}
 
-        def show(k, done: int = 0, total: int = 0, text: str = "", step=None) -> None:
-            seconds = time.monotonic() - began
-            line = f"{wanted[k][1]}: {text or 'starting'}"
-            line += f", {done:,} of {total:,}" if total else ""
-            bars[k].progress(min(1.0, done / max(total, 1)), text=f"{line} ({seconds:.0f} s)")
+            def show(k, done: int = 0, total: int = 0, text: str = "", step=None) -> None:
+                seconds = time.monotonic() - began
+                line = f"{wanted[k][1]}: {text or 'starting'}"
+                line += f", {done:,} of {total:,}" if total else ""
+                bars[k].progress(min(1.0, done / max(total, 1)), text=f"{line} ({seconds:.0f} s)")
 
-        try:
-            found.update(runs.wait(missing, show))
-        except ValueError:  # the page shows the message; the box must not spin on
-            stop.empty()
-            failed = f"{what[:1].upper()}{what[1:]} could not run"
-            status.update(label=failed, state="error", expanded=False)
-            raise
-    stop.empty()
-    box.empty()  # the step controls come up to the first screen
-    return found
+            try:
+                found.update(runs.wait(missing, show))
+            except ValueError:  # the page shows the message; the box must not spin on
+                stop.empty()
+                failed = f"{what[:1].upper()}{what[1:]} could not run"
+                status.update(label=failed, state="error", expanded=False)
+                raise
+    except Exception:
+        ended["how"] = "failed"  # the page says why
+        raise
+    except BaseException:
+        # Streamlit ended this script run: its own Stop, or a click that reruns the page.
+        # Every st call raises from here on (session state too), so the watcher, on a run
+        # of its own, draws what Stop leaves (runs.wait has cancelled the runs already)
+        ended["how"] = "interrupted"
+        raise
+    ended["how"] = "done"
+    # a new run of the page draws the runs found, and ends the watcher's clock (each
+    # full run of the page stops the clocks of the fragments it does not draw)
+    st.rerun()
+
+
+WATCH_EVERY = 1.5  # seconds between two looks of the watcher after Streamlit's Stop
+
+
+def after_stop(wanted: dict, runs: batch.Runs, ended: dict) -> None:
+    """A fragment with a clock that, while the page waits, does nothing; once Streamlit's
+    own Stop (top right) has ended the script run that waited, it leaves the page as the
+    page's Stop does: the runs cancelled and marked stopped, and the page run again (it
+    then says it was stopped, shows the finished steps and offers "Run again").
+
+    Streamlit's Stop raises StopException at the script's next st call, and every st call
+    after it raises too, so the stopped run itself cannot draw; nothing runs the page again
+    until the student clicks. A fragment's `run_every` clock keeps ticking after Stop (the
+    browser keeps it until the next full run of the page), and its run is a new script run.
+    A click that reruns the whole page also ends the waiting run, but that new run starts
+    the runs again (or finds them stopped) and ends the clock: the watcher then finds
+    other runs, or the stop already marked, and does nothing."""
+
+    @st.fragment(run_every=WATCH_EVERY)
+    def watch() -> None:
+        if ended["how"] != "interrupted" or st.session_state.get(RUNS) is not runs:
+            return
+        if st.session_state.get(STOPPED) == set(wanted):
+            return
+        if any(not isinstance(err, Cancelled) for err in runs.errors.values()):
+            return  # a run failed: a new run of the page says why
+        ended["how"] = "stopped"
+        runs.cancel()
+        st.session_state[STOPPED] = set(wanted)
+        st.rerun(scope="app")
+
+    watch()

@@ -40,7 +40,9 @@ def step_frame(steps) -> pd.DataFrame:
     )
 
 
-CURVE_HEIGHT = 220  # px: the loss curve under the step's sentence on a 720 px projector
+# px, the whole chart: the loss curve under the step's sentence on a 720 px projector (its
+# title, x axis and legend take some 150 px; at 220 the curve had 60 and one y label)
+CURVE_HEIGHT = 290
 LOSS = st.column_config.NumberColumn(format="%,.1f")  # shown rounded; the CSV keeps every digit
 
 
@@ -69,8 +71,7 @@ def step_log(trace) -> int:
             }
         )
         title = "loss, eq. (1)"  # before the prune (the caption says); short: 220 px tall
-        chart = viz.loss_curve_chart(frame, i, title, colors=viz.SAGE_KINDS)
-        return chart.properties(height=CURVE_HEIGHT)
+        return viz.loss_curve_chart(frame, i, title, colors=viz.SAGE_KINDS, height=CURVE_HEIGHT)
 
     cached.chart(run, ("sage loss",), curve, i)  # built once per run, step i ringed
     st.caption(
@@ -80,7 +81,11 @@ def step_log(trace) -> int:
     )
     cols = st.columns(5)
     cols[0].metric("BPE pieces at the start", f"{len(start.vocab):,}")
-    cols[1].metric("never pruned (characters, ▁ + character)", f"{start.protected:,}")
+    cols[1].metric(  # the label in a fifth of 1280 px: what is never pruned, in its help
+        "never pruned",
+        f"{start.protected:,}",
+        help="Single characters and ▁ + one character: kept, so every word can still be spelled.",
+    )
     cols[2].metric("prune steps", len(steps))
     cols[3].metric("tokens at the start", f"{start.tokens:,}")
     cols[4].metric(

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from .. import stream_cli
 from ..merging import add_merge_options, load_words
 from ..records import Trace
 from .records import MARKERS
@@ -20,9 +21,26 @@ HELP = "byte-pair encoding, one merge at a time"
 FULL_HELP = "add every step's pair table (and segmentations on toys)"
 CORPUS_HELP = (
     "toy:NAME, sample:NAME or a .txt path; a file is cut into words at whitespace (line "
-    "breaks included), and merges stay inside a word"
+    "breaks included), and merges stay inside a word. A file of any size is read in "
+    "pieces by --workers processes"
 )
-source = load_words  # what it trains on: the word counts of --corpus
+
+
+def source(args):
+    """What it trains on: the word counts of --corpus; a file streamed (stream_cli), the
+    text cut at each --special token first."""
+    from ..corpus import WordCounts, load_lines
+    from ..corpus.stream import Split, count_text
+
+    split = Split(None, args.split_punct, tuple(args.special))
+    if stream_cli.is_file(args.corpus):
+        return stream_cli.count(args.corpus, split, args.workers)
+    if not split.specials:
+        return load_words(args)
+    counts, _ = count_text("\n".join(load_lines(args.corpus)), split)
+    if not counts:
+        raise ValueError("The corpus is empty: give it at least one word.")
+    return WordCounts(tuple(counts), tuple(counts.values()), args.corpus)
 
 
 def add(cmd) -> None:
@@ -32,13 +50,15 @@ def add(cmd) -> None:
         help="word-boundary marker (default: none, as the course's first BPE examples; the "
         "Compare page trains its BPE with sow, ▁ before each word, as SentencePiece)",
     )  # fmt: skip
+    stream_cli.add_options(cmd)
 
 
 def params(args) -> dict:
     # toy corpora keep a snapshot per step, real samples compact steps (see train.py),
     # with no pair table unless --full prints it
     return {"merges": args.merges, "vocab_size": args.vocab_size, "marker": args.marker,
-            "ties": args.ties, "table_rows": TOP_PAIRS if args.full else 0}  # fmt: skip
+            "ties": args.ties, "table_rows": TOP_PAIRS if args.full else 0,
+            "progress": stream_cli.merge_progress()}  # fmt: skip
 
 
 def table(trace: Trace) -> str:

@@ -12,7 +12,7 @@ brackets (so a space inside shows), ``gpt2`` writes GPT-2's letters (space = Ġ)
 
 from __future__ import annotations
 
-from .. import limits
+from .. import limits, stream_cli
 from ..merging import TIE_RULES
 from ..records import Encoded, Trace
 from .encode import encode_text, replay_lines, replay_text
@@ -20,14 +20,15 @@ from .io import trace_json  # noqa: F401  (cli.py prints --json through it: --by
 from .patterns import PATTERNS
 from .ranks import REPLAY_TOKENIZERS, for_tokenizer
 from .symbols import STYLES, show
-from .train import load
+from .train import Chunked, load
 
 # the command's line in --help, and what --json --full adds to each step
 HELP = "byte-level BPE as GPT models train it: a regex pre-split, then merges of bytes"
 FULL_HELP = "add every step's pair table (and the chunks' symbols on toys)"
 CORPUS_HELP = (
     "toy:NAME, sample:NAME or a .txt path; a file is read as it is, its line breaks "
-    "included: they are bytes like any other"
+    "included: they are bytes like any other. A file of any size is read in pieces by "
+    "--workers processes"
 )
 
 
@@ -56,16 +57,28 @@ def add(cmd) -> None:
         "characters as themselves, other bytes as <E2>) or gpt2 (GPT-2's byte letters, as "
         "Hugging Face tokenizers writes merges); saved models always use gpt2",
     )  # fmt: skip
+    stream_cli.add_options(cmd)
 
 
 def source(args):
-    """What it trains on: the lines of --corpus (a name or a .txt path)."""
-    return load(args.corpus, allow_paths=True)
+    """What it trains on: the chunks of a .txt file, streamed (stream_cli), or the lines of
+    a built-in corpus; the text cut at each --special token first."""
+    from ..corpus.stream import Split, cut_at
+
+    specials = tuple(args.special)
+    if stream_cli.is_file(args.corpus):
+        split = Split(args.pattern, specials=specials)
+        return Chunked(stream_cli.count(args.corpus, split, args.workers), args.pattern)
+    lines = load(args.corpus)
+    if not specials:
+        return lines
+    cut = cut_at(Split(specials=specials).specials)
+    return tuple(piece for line in lines for piece in cut(line) if piece)
 
 
 def params(args) -> dict:
     return {"merges": args.merges, "vocab_size": args.vocab_size, "pattern": args.pattern,
-            "ties": args.ties}  # fmt: skip
+            "ties": args.ties, "progress": stream_cli.merge_progress()}  # fmt: skip
 
 
 def display(args) -> dict:

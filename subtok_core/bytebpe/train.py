@@ -28,6 +28,7 @@ code-point order of their GPT-2 letters (``symbols.BASE_SYMBOLS``: "!" is 0 and 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 from ..bpe.encode import word_segmenter as bpe_segmenter
 from ..bpe.records import BpeModel
@@ -43,6 +44,15 @@ from .symbols import BASE_SYMBOLS, to_bytes, to_letters
 SNAPSHOT_MAX_CHUNKS = 400  # corpora with more distinct chunks get compact steps
 
 Source = str | Sequence[str] | WordCounts  # a text, its lines, or a word-count table
+
+
+@dataclass(frozen=True, slots=True)
+class Chunked:
+    """Chunks already cut by `pattern` and counted (a big file read by corpus.stream):
+    training starts from these counts, as it would from the lines they were cut from."""
+
+    chunks: WordCounts
+    pattern: str
 
 
 def load(name: str, *, allow_paths: bool = False) -> tuple[str, ...]:
@@ -84,13 +94,15 @@ def _state(chunks: WordCounts, ties: str, snapshot: bool) -> BpeState:
     )
 
 
-def _start(source: Source, pattern: str, ties: str, snapshot):
-    chunks = chunk_counts(source, pattern)
+def _start(source: Source | Chunked, pattern: str, ties: str, snapshot):
+    if isinstance(source, Chunked) and source.pattern != pattern:
+        raise ValueError(f"These chunks were cut by {source.pattern!r}, not {pattern!r}.")
+    chunks = source.chunks if isinstance(source, Chunked) else chunk_counts(source, pattern)
     return chunks, _state(chunks, ties, snapshot_mode(chunks, snapshot, SNAPSHOT_MAX_CHUNKS))
 
 
 def iter_bytebpe(
-    source: Source,
+    source: Source | Chunked,
     merges: int | None = None,
     vocab_size: int | None = None,
     pattern: str = "gpt2",
@@ -105,7 +117,7 @@ def iter_bytebpe(
 
 
 def trace_bytebpe(
-    source: Source,
+    source: Source | Chunked,
     merges: int | None = None,
     vocab_size: int | None = None,
     pattern: str = "gpt2",
@@ -136,7 +148,9 @@ def model_from_trace(trace: Trace, upto: int | None = None) -> ByteBpeModel:
     return ByteBpeModel(merges, tuple(vocab), trace.param("pattern"))
 
 
-def train_bytebpe(source: Source, merges=None, vocab_size=None, pattern="gpt2", ties="first"):
+def train_bytebpe(
+    source: Source | Chunked, merges=None, vocab_size=None, pattern="gpt2", ties="first"
+):
     """Train to the end and keep the model."""
     return model_from_trace(
         trace_bytebpe(source, merges, vocab_size, pattern, ties, snapshot=False)

@@ -134,11 +134,17 @@ def loss_curve_chart(
     title: str = "corpus loss",
     log_scale: bool = False,
     colors: dict[str, str] = KIND_COLORS,
+    height: int = 300,
 ) -> alt.LayerChart:
     """The corpus loss after every step (x: step), points colored by the step's kind
     (E, M, prune; or SAGE_KINDS with `colors`) and the current step ringed (the chart's
     parameter `current`, see set_current); `log_scale` for losses that jump by orders of
-    magnitude (EM right after a prune).
+    magnitude (EM right after a prune). `height`: the whole chart's, in px.
+
+    The y scale starts near the lowest loss, not at 0, on round numbers with at least
+    three labels: a SaGe loss moves by a few hundred in 41,000, which a scale from 0 (or
+    one label) draws flat. The legend is one row, or one column when the chart is too
+    narrow for the row (a phone): a row wider than the chart is cut at its right edge.
 
     >>> df = pd.DataFrame({"step": [1, 2, 3], "loss": [66.1, 66.1, 61.2],
     ...                    "kind": ["E", "M", "prune"]})
@@ -151,21 +157,38 @@ def loss_curve_chart(
         y=alt.Y(
             "loss:Q",
             title=title,
-            scale=alt.Scale(type="log") if log_scale else alt.Scale(zero=False),
+            scale=alt.Scale(type="log") if log_scale else alt.Scale(zero=False, nice=True),
+            axis=alt.Axis(tickCount=4) if not log_scale else alt.Undefined,
         ),
         tooltip=[alt.Tooltip(c) for c in df.columns],
     )
     line = base.mark_line(color=palette.GREY)
     kinds = alt.Scale(domain=list(colors), range=list(colors.values()))
+    legend = alt.Legend(
+        title=None,
+        orient="bottom",
+        offset=8,
+        columns=alt.ExprRef(f"width < {legend_row_width(colors)} ? 1 : {len(colors)}"),
+    )
     points = base.mark_point(filled=True, size=90).encode(
-        color=alt.Color("kind:N", scale=kinds, legend=alt.Legend(title=None, orient="bottom"))
+        color=alt.Color("kind:N", scale=kinds, legend=legend)
     )
     step = alt.param(name=CURRENT, value=current)
     here = base.transform_filter(alt.datum.step == step).mark_point(
         color="black", size=420, strokeWidth=2, aria=False
     )  # decoration, as in vocab_growth_chart
-    chart = alt.layer(line, points, here).add_params(step).properties(height=300)
+    chart = alt.layer(line, points, here).add_params(step).properties(height=height)
     return _style(described(chart, f"The {title} after each step", words.loss(df, title)))
+
+
+def legend_row_width(colors: dict[str, str]) -> int:
+    """A generous width, in px, of a legend row naming every one of `colors` at FONT_SIZE
+    (a symbol, its gap and about 0.6 em a letter each): a narrower chart gets a column.
+
+    >>> legend_row_width({"E": "", "M": "", "prune": ""})  # (40 + 9) + (40 + 9) + (40 + 45)
+    183
+    """
+    return sum(40 + round(0.6 * FONT_SIZE * len(name)) for name in colors)
 
 
 BEST_PATH, OTHER_PIECES = "on the best path", "other pieces"

@@ -91,3 +91,41 @@ def cause_counts(rows: list[OutcomeRow]) -> dict[str, int]:
     for row in rows:
         counts[row.cause] = counts.get(row.cause, 0) + row.students
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def exercise_view(ex, settings: tuple) -> dict:
+    """What phones show of exercise `ex` (an exercises.Exercise): its name, what it is
+    about, the check's settings (bytelevel, marker, pattern, ties, special tokens)."""
+    bytelevel, marker, pattern, ties, specials = settings
+    return {
+        "kind": "exercise",
+        "exercise": ex.name,
+        "about": ex.about,
+        "settings": {"bytelevel": bool(bytelevel), "marker": marker, "pattern": pattern,
+                     "ties": ties, "specials": list(specials)},
+    }  # fmt: skip
+
+
+def settings_of(view: dict) -> tuple:
+    """The check's settings tuple (bytelevel, marker, pattern, ties, specials) of a view."""
+    s = view["settings"]
+    return (bool(s["bytelevel"]), s["marker"], s["pattern"], s["ties"], tuple(s["specials"]))
+
+
+def settings_words(view: dict) -> str:
+    """The settings in a sentence for the students.
+
+    >>> settings_words({"settings": {"bytelevel": False, "marker": "none", "pattern": "gpt2",
+    ...                              "ties": "auto", "specials": []}})
+    'Settings: character-level BPE, marker none, any tie rule (the check finds yours).'
+    """
+    s = view["settings"]
+    level = (
+        f"byte-level BPE, pre-split pattern {s['pattern']}"
+        if s["bytelevel"]
+        else f"character-level BPE, marker {s['marker']}"
+    )
+    auto = s["ties"] == "auto"
+    ties = "any tie rule (the check finds yours)" if auto else f"tie rule {s['ties']}"
+    specials = f", special tokens {' '.join(s['specials'])}" if s["specials"] else ""
+    return f"Settings: {level}, {ties}{specials}."

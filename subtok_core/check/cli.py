@@ -79,11 +79,14 @@ def _settings(cmd, bytelevel_only: bool = False) -> None:
         help="a special token (byte-level; repeat for more): no pair crosses it",
     )  # fmt: skip
     cmd.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    from .. import stream_cli
+
+    stream_cli.add_options(cmd, special=False)  # --workers: a file over 20 MB is streamed
 
 
 def build_setup(args: argparse.Namespace, bytelevel: bool | None = None):
     """The reference settings: the options given, else the exercise's, else defaults."""
-    from . import exercises
+    from . import exercises, streamed
     from .setup import Setup
     from .sources import corpus_lines
 
@@ -94,9 +97,11 @@ def build_setup(args: argparse.Namespace, bytelevel: bool | None = None):
         v for k, v in (ex.settings if ex else ()) if k == "special"
     )
     pick = lambda value, key, default: value or (ex and ex.setting(key)) or default  # noqa: E731
+    big = streamed.is_big(args.corpus)  # streamed in pieces, never held as lines
     return Setup(
-        corpus_lines(args.corpus, bytelevel, allow_paths=True),
+        () if big else corpus_lines(args.corpus, bytelevel, allow_paths=True),
         bytelevel,
+        file=streamed.FileCorpus.of(args.corpus, args.workers) if big else None,
         marker=pick(getattr(args, "marker", None), "marker", "none") if not bytelevel else "none",
         pattern=pick(args.pattern, "pattern", "gpt2"),
         ties=pick(args.ties, "ties", AUTO),
@@ -128,7 +133,16 @@ def run_merges(args: argparse.Namespace) -> None:
     status = report(check(setup, merges), args.json)
     for line in notes:
         print(f"vocab: {line}", file=sys.stderr)
+    _big_file_note(setup, status)
     return status
+
+
+def _big_file_note(setup, status: int) -> None:
+    """On a streamed file, which hypotheses were not tried (on stderr: JSON stays valid)."""
+    from .streamed import NOT_TRIED
+
+    if setup.file is not None and status == DIFFERENT:
+        print(f"note: {NOT_TRIED}", file=sys.stderr)
 
 
 def run_trainer(args: argparse.Namespace) -> None:
@@ -138,6 +152,7 @@ def run_trainer(args: argparse.Namespace) -> None:
     setup = build_setup(args, bytelevel=True)
     vocab, merges, setup = run_student(args.function, args.corpus, args.vocab_size, setup)
     verdict = check(setup, merges)
+    _big_file_note(setup, SAME if verdict.identical else DIFFERENT)
     problems = vocab_problems(vocab, merges, setup.specials)
     if args.json:
         print(json.dumps({**verdict.as_json(), "vocab_problems": problems}, ensure_ascii=False))

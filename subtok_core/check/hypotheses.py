@@ -71,6 +71,10 @@ def tried(setup: Setup, merges: list[tuple[str, str]]) -> Iterator[Hypothesis]:
     yield Hypothesis("stale-counts", "never lowers a count after a merge", same,
                      (("lower", False),))  # fmt: skip
     for name, change in (("lowercases", str.lower), ("NFKC-normalises", _nfkc)):
+        if setup.file:  # a big file: streamed again, changed as it is read
+            normal = replace(setup, normal="lower" if change is str.lower else "NFKC")
+            yield Hypothesis("normalised", f"{name} the corpus", lambda s=normal: units(s))
+            continue
         lines = tuple(change(line) for line in setup.lines)
         if lines != setup.lines:
             changed = replace(setup, lines=lines)
@@ -92,8 +96,12 @@ def _byte_level(setup: Setup, symbols: set[str]) -> Iterator[Hypothesis]:
                          lambda: units(setup, specials=False))  # fmt: skip
     for pattern in (*PATTERNS, "o200k"):
         if pattern != setup.pattern:
+            chunks = (lambda p=pattern: units(setup, pattern=p)) if setup.file else (
+                lambda p=pattern: _chunks(setup, setup.pieces(), p))  # fmt: skip
             yield Hypothesis("pre-split", f"pre-splits with {PATTERN_NAMES[pattern]} pattern",
-                             lambda p=pattern: _chunks(setup, setup.pieces(), p))  # fmt: skip
+                             chunks)  # fmt: skip
+    if setup.file:
+        return  # a big file is never held whole, nor a line as one unit (streamed.NOT_TRIED)
     if len(setup.lines) > 1:
         whole = ["".join(setup.pieces())] if not setup.specials else _whole_pieces(setup)
         yield Hypothesis("pre-split", "runs the pattern over the file read whole, not line by line",
@@ -128,6 +136,8 @@ def _character_level(setup: Setup, symbols: set[str]) -> Iterator[Hypothesis]:
         if marker == "none" or (mark and mark in written):
             yield Hypothesis("marker", f"marks words with '{marker}'",
                              lambda m=marker: units(setup, marker=m))  # fmt: skip
+    if setup.file:
+        return  # see _byte_level
     yield Hypothesis("boundary", "counts across word boundaries (words run together)",
                      lambda: whole_lines(setup))  # fmt: skip
     if any(" " in s for s in symbols):

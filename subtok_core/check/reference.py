@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from ..bpe import train_bpe
 from ..bytebpe import trace_bytebpe
+from ..bytebpe.train import Chunked
 from ..corpus import count_words, split_words
 from . import variants
-from .setup import Setup, units
+from .setup import Setup, file_split, units
 
 
 def reference_merges(setup: Setup, n: int) -> list[tuple[str, str]]:
@@ -26,10 +27,20 @@ def reference_steps(setup: Setup, n: int) -> list[tuple[tuple[str, str], int]]:
         merges = variants.train(units(setup), n, ties="greatest", bytelevel=setup.bytelevel)
         return [(pair, 0) for pair in merges]
     if setup.bytelevel:
+        source = (
+            Chunked(setup.file.counts(file_split(setup)), setup.pattern)
+            if setup.file
+            else setup.pieces()
+        )
         trace = trace_bytebpe(
-            setup.pieces(), merges=n, pattern=setup.pattern, ties=setup.ties, snapshot=False
+            source, merges=n, pattern=setup.pattern, ties=setup.ties, snapshot=False
         )
         return [(step.pair, step.count) for step in trace.steps]
-    words = [w for line in setup.lines for w in split_words(line, setup.split_punct)]
-    model = train_bpe(count_words(words), merges=n, marker=setup.marker, ties=setup.ties)
+    if setup.file:  # a big file: its words streamed
+        words = setup.file.counts(file_split(setup))
+    else:
+        words = count_words(
+            [w for line in setup.lines for w in split_words(line, setup.split_punct)]
+        )
+    model = train_bpe(words, merges=n, marker=setup.marker, ties=setup.ties)
     return [(pair, 0) for pair in model.merges]

@@ -22,7 +22,9 @@ from ..bpe.records import MARKERS, initial_symbols
 from ..bytebpe.patterns import PATTERNS, check_pattern, split
 from ..bytebpe.symbols import to_letters
 from ..corpus import split_words
+from ..corpus.stream import Split
 from .rules import check_rule
+from .streamed import FileCorpus
 
 Unit = tuple[str, ...]  # a word or chunk as its first symbols
 
@@ -38,6 +40,8 @@ class Setup:
     ties: str = "first"
     specials: tuple[str, ...] = ()
     split_punct: bool = False
+    file: FileCorpus | None = None  # a big file, streamed: `lines` is empty then
+    normal: str | None = None  # a streamed file's text lowercased or NFKC (hypotheses)
 
     def __post_init__(self) -> None:
         check_rule(self.ties, auto=True)  # "auto": the check picks the rule
@@ -53,7 +57,7 @@ class Setup:
             )
         if any(not s for s in self.specials):
             raise ValueError("A special token cannot be empty.")
-        if not any(line.strip() for line in self.lines):
+        if self.file is None and not any(line.strip() for line in self.lines):
             raise ValueError("The corpus is empty: give it at least one word.")
 
     def with_ties(self, ties: str) -> Setup:
@@ -95,6 +99,8 @@ def running(
 
 def units(setup: Setup, **options) -> dict[Unit, int]:
     """The distinct units in first-appearance order, with their counts."""
+    if setup.file is not None:
+        return _file_units(setup, **options)
     counts: dict[Unit, int] = {}
     for line in running(setup, **options):
         for unit in line:
@@ -118,4 +124,30 @@ def whole_lines(setup: Setup, joiner: str | None = None) -> dict[Unit, int]:
             )
         if unit:
             counts[unit] = counts.get(unit, 0) + 1
+    return counts
+
+
+def file_split(setup: Setup, pattern=None, specials: bool = True, split_punct=None) -> Split:
+    """How a streamed file is cut for these options (see ``running``)."""
+    punct = setup.split_punct if split_punct is None else split_punct
+    return Split(
+        (setup.pattern if pattern is None else pattern) if setup.bytelevel else None,
+        punct,
+        setup.specials if specials else (),
+        setup.normal,
+    )
+
+
+def _file_units(setup: Setup, marker=None, **options) -> dict[Unit, int]:
+    """``units`` of a streamed file: its words or chunks counted, then as their symbols."""
+    counted = setup.file.counts(file_split(setup, **options))
+    marker = setup.marker if marker is None else marker
+    counts: dict[Unit, int] = {}
+    for word, n in counted.items():
+        unit = (
+            tuple(to_letters(word.encode("utf-8")))
+            if setup.bytelevel
+            else tuple(initial_symbols(word, marker))
+        )
+        counts[unit] = counts.get(unit, 0) + n
     return counts

@@ -62,8 +62,8 @@ def run_student(spec: str, corpus: str, vocab_size: int, setup: Setup):
     function = load_function(spec)
     given = Path(corpus)
     with tempfile.TemporaryDirectory() as tmp:
-        if given.is_file():
-            path, text = given, given.read_text(encoding="utf-8")
+        if given.is_file():  # a big file (setup.file) is never read whole here
+            path, text = given, None if setup.file else given.read_text(encoding="utf-8")
         else:
             text = corpus_text(corpus)
             path = Path(tmp) / "corpus.txt"
@@ -74,7 +74,8 @@ def run_student(spec: str, corpus: str, vocab_size: int, setup: Setup):
             f"{spec} should return (vocab, merges); it returned {type(result).__name__}."
         )
     vocab, merges = result
-    return vocab, from_bytes_pairs(merges), replace(setup, lines=file_lines(text))
+    lines = setup.lines if text is None else file_lines(text)
+    return vocab, from_bytes_pairs(merges), replace(setup, lines=lines)
 
 
 def vocab_problems(vocab, merges: list, specials: tuple[str, ...]) -> list[str]:

@@ -9,6 +9,8 @@ The package by job (the names most of the code uses are importable from here):
 - ``words.py``: running text -> words -> WordCounts (the pre-tokenization, the counts)
 - ``tables.py``: a word/count table checked row by row
 - ``files.py``: bytes and files read as UTF-8 text, 20 MB at most; paths only if allowed
+- ``stream.py``: a file of any size counted in pieces on several processes (the command
+  line's ``subtok train bpe|bytebpe`` and ``subtok check``)
 - ``builtin.py``: the corpora by name (toy:, sample:, exercise:, a path), their lines
 - ``samples.py``: the real samples that ship with gensim
 - ``exercises.py``: the exercise corpora of ``subtok check``

@@ -2,7 +2,9 @@
 their phones, the teacher sees the answers and reveals the algorithm's choice.
 
 - ``db``: the database setting ($SUBTOK_DB_URL, else an SQLite file), one engine per
-  URL, the tables class_rooms, class_rounds, class_answers, class_students, class_hits;
+  URL, the tables class_rooms, class_rounds, class_answers, class_students, class_joined,
+  class_hits;
+- ``clients``: who asks (a network address), the teacher passcode setting;
 - ``records``: a room, a round; the checks on a typed room code and answer;
 - ``store``: ``RoomStore`` (open_room, join, try_code, move, open_round, current_round,
   reveal, expire_rooms; submit, answer_of, tally from ``answers``; teacher_room, follow,
@@ -31,12 +33,12 @@ A poll round, end to end:
 from .db import database_url
 from .questions import QUESTIONS, Question, next_merge, next_prune, question_for
 from .records import ABSENT, Room, RoomEnded, Round, clean_answer, normal_code
-from .store import LIFETIME, RoomStore, store
+from .store import LIFETIME, UNJOINED, RoomStore, store
 from .views import step_view
 
 __all__ = [
     "ABSENT", "LIFETIME", "QUESTIONS", "Question", "Room", "RoomEnded", "RoomStore", "Round",
-    "clean_answer",
+    "UNJOINED", "clean_answer",
     "database_url", "next_merge", "next_prune", "normal_code", "question_for",
     "step_view", "store",
 ]  # fmt: skip

@@ -28,7 +28,8 @@ ROUND_STUDENTS = 1000  # students answering one round: a lecture hall is some 30
 
 
 class Answers:
-    """The answer half of RoomStore (it gives `engine`, `clock`, `limits`, `join`)."""
+    """The answer half of RoomStore (it gives `engine`, `clock`, `limits`, `join`,
+    `mark_joined`)."""
 
     def submit(self, code: str, round_id: int, session: str, answer: str, connection=""):
         """Store `session`'s answer in the round, replacing an earlier one of it. A round
@@ -61,6 +62,8 @@ class Answers:
                     raise
         if not stored:
             raise ValueError(self._why_not_open(room.code, round_id))
+        if first:
+            self.mark_joined(room.code)
 
     def _store(self, code: str, round_id: int, session: str, text: str, now: float) -> bool:
         """The answer in, and the student's number in the room if they have none, in one

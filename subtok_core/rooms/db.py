@@ -120,6 +120,13 @@ students = Table(  # a student's anonymous number in a room: 1, 2, 3... by first
     UniqueConstraint("room", "number", name="class_one_student_per_number"),
 )
 
+joined = Table(  # when a student first opened a room's code (a room nobody joined closes early)
+    "class_joined",
+    metadata,
+    Column("room", String(CODE_LENGTH), ForeignKey("class_rooms.code"), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
 hits = Table(  # the events the rate limits count (subtok_core.rooms.limits)
     "class_hits",
     metadata,

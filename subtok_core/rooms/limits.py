@@ -1,16 +1,21 @@
 """Rate limits of the class poll, kept in the database (table class_hits), so that every app
 server on one database counts the same events: answers (per browser and per room),
-room-code tries (per browser, and wrong codes per server) and room creation (per browser
-and per server; "server" counts every app server of the database together). Each refusal
+room-code tries (per browser, per client address, and wrong codes per server), room
+creation (per browser; from a client that is not a teacher, also per client address and
+per server; "server" counts every app server of the database together) and teacher
+passcode tries (per client address). Each refusal
 is a sentence with the wait, and a log line (logger subtok.poll) when this process
 refuses a key it has not refused within the window's length.
 
 The numbers leave a real class far below them (30 students answering within 2 s, each
 changing their mind once, is 60 answers) and cut what a script does: answers changed at
-hundreds a second, room codes tried at 54 a second (a sweep of the 23^4 codes takes some
-15 hours at 300 wrong codes a minute), rooms opened by the dozen. Past the server's bound
-on wrong codes a wrong one is held and refused but a right one still gets in
-(RoomStore.try_code): a sweep from many browsers is slowed and logged, a class is never
+hundreds a second, room codes tried at 54 a second, rooms opened by the dozen. They count
+per browser and per client address, never per page session: a script opened sessions at
+will and guessed 12.4 codes a second with 8 sockets, 34 with 32 (issue 40). At 60 tries a
+minute per address, a sweep of the 23^4 codes from one address takes 78 hours, against a
+room's 2; past a limit no code is looked at, so a refused try learns nothing. Past the
+server's bound on wrong codes a wrong one is held and refused but a right one still gets in
+(RoomStore.try_code): a sweep from many addresses is slowed and logged, a class is never
 locked out by it.
 
 A window counts its key's hits in the last `seconds` with one SQL query, in the
@@ -46,6 +51,7 @@ log = logging.getLogger("subtok.poll")
 
 WHO = {  # how a refusal names whose events were too many
     "connection": "from this browser",
+    "client": "from your network address",
     "room": "in this room",
     "server": "on this server",
 }
@@ -129,12 +135,25 @@ class Window:
 
 
 class PollLimits:
-    """The windows of a poll store (`clock`: the store's) in the database of `engine`."""
+    """The windows of a poll store (`clock`: the store's) in the database of `engine`.
+
+    Per browser (a student's id, a teacher's key: what a browser keeps in a cookie) and per
+    client (its network address, clients.Client.key: what a script cannot multiply by
+    opening sessions or dropping cookies). A class behind one address (a school's network
+    seen from outside) shares the per-client figures, which are sized for that: 60 code
+    tries a minute is a class of 30 joining at once, each with one typo."""
 
     def __init__(self, engine: Engine, clock: Callable[[], float]):
         self.answers = Window(engine, "answers", 10, 60, clock)
         self.room_answers = Window(engine, "answers", 90, 30, clock, "room", "room answers")
         self.code_tries = Window(engine, "room-code tries", 10, 60, clock)
+        self.client_code_tries = Window(
+            engine, "room-code tries", 60, 60, clock, "client", "client code tries"
+        )
         self.wrong_codes = Window(engine, "wrong room codes", 300, 60, clock, "server")
         self.new_rooms = Window(engine, "new rooms", 5, 600, clock)
+        self.client_rooms = Window(engine, "new rooms", 5, 600, clock, "client", "client rooms")
         self.server_rooms = Window(engine, "new rooms", 60, 3600, clock, "server", "server rooms")
+        self.passcode_tries = Window(
+            engine, "teacher passcode tries", 10, 600, clock, "client", "passcode tries"
+        )

@@ -1,8 +1,11 @@
 """The poll store: rooms, rounds and answers, read and written through SQLAlchemy.
 
 A room lives ``LIFETIME`` seconds (2 hours) from when it opened, and every round the
-teacher opens gives it 2 hours more, so a long lesson keeps its code. Rooms past that
-are refused with a sentence; a day later they are deleted with their rounds and answers.
+teacher opens gives it 2 hours more, so a long lesson keeps its code. A room no student has
+joined yet closes sooner, ``UNJOINED`` seconds (15 minutes) after its teacher's page was
+last seen (its heartbeat): a teacher with the page open keeps it, rooms a script opened and
+left do not stay. Rooms past that are refused with a sentence; a day after their 2 hours
+they are deleted with their rounds and answers.
 
 A room belongs to the teacher's lesson, not to one page: it keeps the hash of the
 teacher's key (a random token in a cookie of the teacher's browser), and follows whatever
@@ -35,8 +38,10 @@ from sqlalchemy.exc import IntegrityError
 
 from . import db
 from .answers import Answers
-from .db import answers, rooms, rounds, students
+from .clients import UNKNOWN, Client
+from .db import answers, joined, rooms, rounds, students
 from .limits import PollLimits, Window
+from .opening import UNJOINED, Opening
 from .questions import Question
 from .records import ALPHABET, Room, RoomEnded, Round, normal_code
 from .report import Report
@@ -46,7 +51,7 @@ LIFETIME = 2 * 60 * 60  # seconds a room stays open after it opened or last open
 KEEP_EXPIRED = 24 * 60 * 60  # seconds an expired room is kept, so its code says "expired"
 
 
-class RoomStore(Answers, Teacher, Report):
+class RoomStore(Answers, Teacher, Report, Opening):
     """Rooms, rounds and answers in the database at `url` (db.database_url() by default,
     through this process's one engine for it, or `engine`); `clock` gives the time in
     seconds (tests move it)."""
@@ -75,13 +80,14 @@ class RoomStore(Answers, Teacher, Report):
         connection: str = "",
         teacher: str = "",
         title: str = "",
+        client: Client = UNKNOWN,
+        passcode: str = "",
     ) -> str:
         """A new room for this lesson, with a reference to its corpus (name, fingerprint)
         and run, never the words; returns its code. `teacher` is the teacher's key (kept
         as its hash: teacher_room() finds the room by it); `title` the lesson's title.
-        `connection` (the teacher's browser) and the server are each held to a few rooms
-        (PollLimits)."""
-        self._limit((self.limits.new_rooms, connection), (self.limits.server_rooms, "server"))
+        Who may open it and how often (`client`, the typed `passcode`): may_open()."""
+        self.may_open(client, passcode, teacher or connection)
         self.expire_rooms()
         now = self.clock()
         row = {
@@ -124,20 +130,26 @@ class RoomStore(Answers, Teacher, Report):
         """The room behind `code`; a code that names no room, or an expired one, raises."""
         code = normal_code(code)
         with self.engine.connect() as conn:
-            row = conn.execute(select(rooms).where(rooms.c.code == code)).mappings().first()
+            row = conn.execute(self._rooms().where(rooms.c.code == code)).mappings().first()
         if row is None:
             raise ValueError(f"There is no room {code}: check the code on your teacher's screen.")
         return self._room(row)
 
     def _room(self, row) -> Room:
-        """The Room of a row of class_rooms, refused with a sentence when it is over."""
+        """The Room of a row of _rooms(), refused with a sentence when it is over."""
         code = row["code"]
         if row["ended"] is not None:
             raise RoomEnded(f"Your teacher ended the class (room {code}).")
-        if row["expires"] <= self.clock():
+        now = self.clock()
+        if row["expires"] <= now:
             raise ValueError(
                 f"Room {code} has expired (a room closes 2 hours after its last round "
                 "opened): ask your teacher for a new code."
+            )
+        if row["joined"] is None and row["seen"] <= now - UNJOINED:
+            raise ValueError(
+                f"Room {code} has closed: nobody joined it within {UNJOINED // 60} minutes "
+                "of its teacher's page being open. Ask your teacher for a new code."
             )
         fields = {k: row[k] for k in ("page", "algorithm", "corpus", "corpus_print", "run")}
         return Room(
@@ -153,14 +165,20 @@ class RoomStore(Answers, Teacher, Report):
             **fields,
         )
 
-    def try_code(self, typed: str, connection: str) -> Room:
-        """join(), for a code a student typed or opened: each connection tries at most a
-        few codes a minute. A right code is always let in; over the server's bound on
-        wrong codes (a sweep of every code would take many hours), a wrong one is held
+    def try_code(self, typed: str, connection: str, client: Client = UNKNOWN) -> Room:
+        """join(), for a code a student typed or opened: each browser (`connection`, the
+        student's id) and each client address tries at most a few codes a minute, and past
+        that no code is looked at, the right one neither (a sweep learns nothing). Under
+        those bounds a right code is always let in, and the room is marked joined; over the
+        server's bound on wrong codes (a sweep from many addresses), a wrong one is held
         WRONG_PAUSE seconds and refused with a sentence that says how long to wait."""
-        self._limit((self.limits.code_tries, connection))
+        self._limit(
+            (self.limits.code_tries, connection), (self.limits.client_code_tries, client.key)
+        )
         try:
-            return self.join(typed)
+            room = self.join(typed)
+            self.mark_joined(room.code)
+            return room
         except RoomEnded:
             raise  # a right code: the class is over
         except ValueError:
@@ -178,6 +196,7 @@ class RoomStore(Answers, Teacher, Report):
         with self.engine.begin() as conn:
             conn.execute(delete(answers).where(answers.c.round.in_(old_rounds)))
             conn.execute(delete(students).where(students.c.room.in_(old)))
+            conn.execute(delete(joined).where(joined.c.room.in_(old)))
             conn.execute(delete(rounds).where(rounds.c.room.in_(old)))
             return conn.execute(delete(rooms).where(rooms.c.code.in_(old))).rowcount
 

@@ -38,18 +38,18 @@ def key_hash(key: str) -> str:
 
 
 class Teacher:
-    """The teacher half of RoomStore (it gives `engine`, `clock`, `_room`, `join`)."""
+    """The teacher half of RoomStore (it gives `engine`, `clock`, `_rooms`, `_open_now`,
+    `_room`, `join`)."""
 
     def teacher_room(self, key: str) -> Room | None:
         """The open room of the teacher whose key is `key` (the newest, should there be
         several), or None."""
         if not key:
             return None
-        now = self.clock()
         query = (
-            select(rooms)
+            self._rooms()
             .where(rooms.c.teacher == key_hash(key), rooms.c.ended.is_(None))
-            .where(rooms.c.expires > now)
+            .where(self._open_now())
             .order_by(rooms.c.created.desc(), rooms.c.code)
             .limit(1)
         )
