@@ -98,14 +98,14 @@ class SuperLesson(MergeLesson):
 
     def corpus_lines(self, row):
         """The lines to train on and their fingerprint (None: nothing to train on yet)."""
-        name = self.corpus.name
+        name, page = self.corpus.name, self.page
         if name == UPLOAD:
             st.info("This lesson trains on a toy corpus or a text you type (one line each).")
             return None
         if name == TEXT:
             text = st.text_area(
                 "Your text, one document per line", "\n".join([FIRST_SENTENCE] * 3),
-                key=widget_key(self.page, "text"),
+                key=widget_key(page, "text"),
             )  # fmt: skip
             lines = tuple(line for line in text.splitlines() if line.strip())
             return lines, fingerprint(lines)
@@ -163,9 +163,10 @@ class SuperLesson(MergeLesson):
     def encode(self, trace, i: int) -> None:
         """A text typed by the student, cut by the model after merge i."""
         st.subheader("Encode a text")
+        page = self.page
         text = st.text_input(
             f"A text to cut with the model after merge {i}", FIRST_SENTENCE,
-            key=widget_key(self.page, "encode"),
+            key=widget_key(page, "encode"),
         )  # fmt: skip
         if not text.strip():
             st.warning("Type a word or a text to encode.")
