@@ -22,6 +22,8 @@ PAGES = (
     Page("lessons/bpe/page.py", "BPE", ":material/join_inner:", "bpe", polls=True),
     Page("lessons/bytebpe/page.py", "Byte-level BPE", ":material/memory:", "bytebpe", polls=True),
     Page("lessons/picky/page.py", "Picky BPE", ":material/filter_alt:", "picky", polls=True),
+    Page("lessons/superbpe/page.py", "SuperBPE", ":material/link:", "superbpe", polls=True),
+    Page("lessons/boundless/page.py", "BoundlessBPE", ":material/merge:", "boundless", polls=True),
     Page("lessons/wordpiece/page.py", "WordPiece", ":material/percent:", "wordpiece", polls=True),
     Page("lessons/unigram/page.py", "Unigram LM", ":material/content_cut:", "unigram", polls=True),
     Page("lessons/sage/page.py", "SaGe", ":material/hub:", "sage"),

@@ -49,6 +49,9 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "bytebpe/replay.py": "bytebpe",
     "picky/page.py": "picky",
     "picky/views.py": "picky",
+    "superbpe/page.py": "superbpe",
+    "superbpe/views.py": None,  # what /superbpe and /boundless share, keyed by the page it gets
+    "boundless/page.py": "boundless",
     "wordpiece/page.py": "wordpiece",
     "wordpiece/encode.py": "wordpiece",
     "unigram/page.py": "unigram",

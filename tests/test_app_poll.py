@@ -270,6 +270,8 @@ BUTTONS = [
     ("unigram", True),
     ("bytebpe", True),
     ("picky", True),
+    ("superbpe", True),
+    ("boundless", True),
 ]
 
 

@@ -156,7 +156,8 @@ def test_toy_fox_is_the_blog_sentence():
 
 def test_every_toy_is_listed_with_its_source():
     names = corpus.toy_names()
-    ours = {"toy:emoji-cjk"}  # written for the byte-level lesson; its source says so
+    # written for the byte-level lesson, and for SuperBPE and BoundlessBPE; their sources say so
+    ours = {"toy:emoji-cjk", "toy:by-the-way", "toy:cat-mat"}
     assert set(names) == set(TOYS) | {"toy:fox"} | ours
     infos = {info.name: info for info in corpus.list_corpora()}
     for name in names:

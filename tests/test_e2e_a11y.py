@@ -26,6 +26,9 @@ PAGES = {  # a name for the report, the address, and a text the page shows once 
     "bytebpe": ("/bytebpe?corpus=toy:low-lower&step=3", "Merge 3"),
     "picky": ("/picky?corpus=toy:low-lower&size=25&threshold=0.9&step=25", "Merge 25"),
     "picky-present": ("/picky?corpus=toy:low-lower&step=15&present=1", "Split 15"),
+    "superbpe": ("/superbpe?corpus=toy:by-the-way&step=35", "Merge 35"),
+    "superbpe-present": ("/superbpe?corpus=toy:by-the-way&step=35&present=1", "Merge 35"),
+    "boundless": ("/boundless?corpus=toy:by-the-way&step=10", "Merge 10"),
     "wordpiece": ("/wordpiece?corpus=toy:sunflower&step=2", "Merge 2"),
     # presenter mode's large type: a step's table wider than a phone scrolls sideways
     "wordpiece-present": ("/wordpiece?corpus=toy:sunflower&step=2&present=1", "Merge 2"),

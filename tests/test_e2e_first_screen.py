@@ -18,6 +18,8 @@ ROWS = 5  # rows of the step's main table that must show
 LESSONS = {  # a deep link on a toy (SaGe: its smallest real sample), the page's key prefix
     "bpe": "/bpe?corpus=toy:low-lower&marker=eow&step=3",
     "bytebpe": "/bytebpe?corpus=toy:emoji-cjk&step=3",
+    "superbpe": "/superbpe?corpus=toy:by-the-way&step=35",
+    "boundless": "/boundless?corpus=toy:by-the-way&step=10",
     "wordpiece": "/wordpiece?corpus=toy:sunflower&step=2",
     "unigram": "/unigram?corpus=toy:run-bug&step=2",
     "sage": "/sage?corpus=sample:crime&V=150&k=10&M=20&step=2",

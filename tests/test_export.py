@@ -114,7 +114,10 @@ def test_model_to_dict_fields():
         (b"\x00\x9f\xff garbage", "cannot be read"),
         (b"not json at all", "not JSON"),
         (b"[1, 2, 3]", "no 'algorithm'"),
-        (b'{"algorithm": "xyz"}', "only BPE, WordPiece, Unigram, SaGe and Byte-level BPE"),
+        (
+            b'{"algorithm": "xyz"}',
+            "only BPE, WordPiece, Unigram, SaGe, Byte-level BPE, Picky BPE, SuperBPE and ",
+        ),
         (b'{"algorithm": "unigram"}', "a Unigram model has none or sow"),
         (b'{"algorithm": "bpe", "marker": "eow", "alphabet": [], "vocab": []}', "merges"),
         (

@@ -89,15 +89,13 @@ def test_every_registry_entry_says_what_the_lab_needs_of_it():
                 assert callable(function) and function.__module__.startswith(hf_export.__name__)
         assert algo.poll in (None, *rooms.QUESTIONS), algo.name
     # byte-level BPE and Picky BPE have no tokenizer.json exporter yet (hf_export's
-    # docstring lists them)
-    assert {n for n, a in ALGORITHMS.items() if a.export} == set(ALGORITHMS) - {"bytebpe", "picky"}
+    # docstring lists them), nor have SuperBPE and BoundlessBPE (a tokenizer.json cannot
+    # merge across pre-tokens)
+    no_export = {"bytebpe", "picky", "superbpe", "boundless"}
+    assert {n for n, a in ALGORITHMS.items() if a.export} == set(ALGORITHMS) - no_export
     # the poll's merge question reads the corpus after a step: the merge lessons show it
-    assert {n for n, a in ALGORITHMS.items() if a.corpus_at} == {
-        "bpe",
-        "bytebpe",
-        "wordpiece",
-        "picky",
-    }
+    merge_lessons = {"bpe", "bytebpe", "wordpiece", "picky", "superbpe", "boundless"}
+    assert {n for n, a in ALGORITHMS.items() if a.corpus_at} == merge_lessons
     # vocabulary health reads every model trained here but SaGe's
     assert {n for n, a in ALGORITHMS.items() if a.vocabulary} == set(ALGORITHMS) - {"sage"}
     # subtok encode's help: --dropout with a BPE or byte-level BPE model, --nbest and

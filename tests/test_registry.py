@@ -30,7 +30,7 @@ def run(request):
 
 def test_every_algorithm_is_registered_under_its_own_name():
     assert sorted(registry.ALGORITHMS) == [
-        "bpe", "bytebpe", "picky", "sage", "unigram", "wordpiece"
+        "boundless", "bpe", "bytebpe", "picky", "sage", "superbpe", "unigram", "wordpiece",
     ]  # fmt: skip
     for name, algo in registry.ALGORITHMS.items():
         assert algo.name == name and algo.label
@@ -53,8 +53,8 @@ def test_an_algorithm_is_imported_when_it_is_first_asked_for():
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    names = ["bpe", "wordpiece", "unigram", "sage", "bytebpe", "picky"]
-    assert done.stdout.strip() == f"{(True, False, names)} 6 False SaGe True False"
+    names = ["bpe", "wordpiece", "unigram", "sage", "bytebpe", "picky", "superbpe", "boundless"]
+    assert done.stdout.strip() == f"{(True, False, names)} {len(names)} False SaGe True False"
 
 
 def test_training_gives_a_trace_of_that_algorithm(run):

@@ -93,6 +93,20 @@ LESSONS = [
         "Predict the next merge, or which part goes.",
     ),
     (
+        "lessons/superbpe/page.py",
+        "SuperBPE",
+        ":material/link:",
+        "Tokens that cross spaces: byte-level BPE up to a transition point, then supermerges "
+        'that join neighbouring words, so " of the people" becomes one token.',
+    ),
+    (
+        "lessons/boundless/page.py",
+        "BoundlessBPE",
+        ":material/merge:",
+        "Ordinary merges and supermerges across spaces compete for one budget: at each step "
+        "the best supermerge wins when it occurs more often than the next ordinary merge.",
+    ),
+    (
         "lessons/wordpiece/page.py",
         "WordPiece",
         ":material/percent:",

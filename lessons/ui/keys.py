@@ -14,6 +14,8 @@ PAGES = (
     "check",
     "vocab",
     "picky",
+    "superbpe",
+    "boundless",
 )  # key prefixes
 
 

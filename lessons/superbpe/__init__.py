@@ -1,0 +1,1 @@
+"""The SuperBPE lesson (and the views BoundlessBPE shares)."""
