@@ -29,7 +29,9 @@ def run(request):
 
 
 def test_every_algorithm_is_registered_under_its_own_name():
-    assert sorted(registry.ALGORITHMS) == ["bpe", "bytebpe", "sage", "unigram", "wordpiece"]
+    assert sorted(registry.ALGORITHMS) == [
+        "bpe", "bytebpe", "parity", "sage", "unigram", "wordpiece"
+    ]  # fmt: skip
     for name, algo in registry.ALGORITHMS.items():
         assert algo.name == name and algo.label
 
@@ -51,8 +53,8 @@ def test_an_algorithm_is_imported_when_it_is_first_asked_for():
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    names = ["bpe", "wordpiece", "unigram", "sage", "bytebpe"]
-    assert done.stdout.strip() == f"{(True, False, names)} 5 False SaGe True False"
+    names = ["bpe", "wordpiece", "unigram", "sage", "bytebpe", "parity"]
+    assert done.stdout.strip() == f"{(True, False, names)} 6 False SaGe True False"
 
 
 def test_training_gives_a_trace_of_that_algorithm(run):
