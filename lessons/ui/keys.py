@@ -13,6 +13,7 @@ PAGES = (
     "home",
     "check",
     "vocab",
+    "parity",
 )  # key prefixes
 
 
