@@ -113,7 +113,7 @@ def dev_panel(trace, plain, i: int) -> None:
         )
         status_table(table, 38 + 35 * 2, label="Parity-aware against ordinary BPE")
         st.caption(
-            f"Ordinary BPE: the same {len(plain.steps)} merges chosen on every language's "
+            f"Ordinary BPE: {len(plain.steps)} merges, each chosen on every language's "
             "counts together (`--global-merges` = `--merges`). Parity-aware BPE spends its "
             "merges on the language that is longest at the time."
         )
