@@ -123,6 +123,7 @@ class Parity(MergeLesson):
         st.code(
             f"subtok train parity --corpus {corpora} --dev {devs} --merges {self.merges} --json",
             language="bash",
+            wrap_lines=True,  # no region to scroll: every word of the command shows
         )
 
 

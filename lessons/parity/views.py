@@ -130,5 +130,5 @@ def encode_panel(model, example: str) -> None:
     except ValueError as err:
         st.warning(str(err))
         return
-    st.code(" ".join(pieces) or " ", language=None)
+    st.code(" ".join(pieces) or " ", language=None, wrap_lines=True)
     st.caption(f"{len(pieces)} tokens with {len(model.merges)} merges.")
