@@ -264,7 +264,8 @@ def test_a_room_code_in_lowercase_in_the_address_is_tried_once_not_at_every_reru
     assert f"Room {code}" in " ".join(texts(pupil.caption))
 
 
-BUTTONS = [("bpe", True), ("wordpiece", True), ("unigram", True), ("bytebpe", True)]
+BUTTONS = [("bpe", True), ("wordpiece", True), ("unigram", True), ("bytebpe", True),
+           ("parity", True)]  # fmt: skip
 
 
 def test_the_pages_that_move_the_room_are_the_pages_with_a_poll():

@@ -98,3 +98,14 @@ def test_other_algorithms_still_take_one_corpus(capsys):
     code, _, err = run(capsys, "train", "bpe", "--corpus", "toy:cat-bat", "toy:fox",
                        "--merges", "1")  # fmt: skip
     assert code == 2 and "unrecognized arguments: toy:fox" in err
+
+
+def test_the_tokenizer_json_cuts_as_our_encoder(capsys, tmp_path):
+    from tokenizers import Tokenizer
+
+    model, hf = tmp_path / "par.json", tmp_path / "tok.json"
+    assert run(capsys, *TOY, "--out", str(model))[0] == 0
+    assert run(capsys, "export", "--model", str(model), "--out", str(hf))[0] == 0
+    # by hand, the 8 merges: widest is w i d est (w + est needs w before est), bun b un
+    tokens = Tokenizer.from_file(str(hf)).encode("lowest hugs widest bun").tokens
+    assert tokens == ["low", "est", "h", "ug", "s", "w", "i", "d", "est", "b", "un"]

@@ -91,7 +91,9 @@ def test_every_registry_entry_says_what_the_lab_needs_of_it():
     # byte-level BPE has no tokenizer.json exporter yet (hf_export's docstring lists them)
     assert {n for n, a in ALGORITHMS.items() if a.export} == set(ALGORITHMS) - {"bytebpe"}
     # the poll's merge question reads the corpus after a step: the merge lessons show it
-    assert {n for n, a in ALGORITHMS.items() if a.corpus_at} == {"bpe", "bytebpe", "wordpiece"}
+    assert {n for n, a in ALGORITHMS.items() if a.corpus_at} == {
+        "bpe", "bytebpe", "wordpiece", "parity"
+    }  # fmt: skip
     # vocabulary health reads every model trained here but SaGe's
     assert {n for n, a in ALGORITHMS.items() if a.vocabulary} == set(ALGORITHMS) - {"sage"}
     # subtok encode's help: --dropout with a BPE or byte-level BPE model, --nbest and

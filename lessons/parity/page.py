@@ -63,7 +63,6 @@ class Parity(MergeLesson):
         "language. Ordinary BPE counts pairs over all languages together, so the language "
         "with the most text wins most merges."
     )
-    poll = False  # the class poll rebuilds runs from one corpus name; the prediction asks
 
     corpus: Corpus
     languages: tuple[tuple[str, str, str], ...]  # (name, corpus, dev text) per language

@@ -10,13 +10,14 @@ that is currently longest on a parallel dev set.
   train parity``.
 """
 
+from ..bpe import ALGORITHM as BPE
 from ..bpe import VOCABULARY as BPE_VOCABULARY
 from ..bpe import encode
 from ..entry import Algorithm
 from . import cli, io
 from .explain import LENGTH_TIE, TIE_REASON, TIE_RULE, explain, judge_guess
 from .records import ParityModel, ParityRecord, ParityStart
-from .trace import dev_counts, iter_parity, load, model_from_trace, trace_parity
+from .trace import corpus_at, dev_counts, iter_parity, load, model_from_trace, trace_parity
 from .train import MIN_FREQUENCY, ParityRun, ParityStep, train_parity
 
 
@@ -30,7 +31,7 @@ def _model_at(trace, i=None):
 
 DEMO_DEV = (("en", "low newest widest"), ("xx", "hug pun bun"))  # the issue's toy
 
-# Not on Compare (it trains on one corpus) and no tokenizer.json yet.
+# Not on Compare (it trains on one corpus); its tokenizer.json is BPE's.
 ALGORITHM = Algorithm(
     name="parity", label="Parity-aware BPE",
     load=load, steps=iter_parity, trace=_trace, model_at=_model_at,
@@ -39,11 +40,12 @@ ALGORITHM = Algorithm(
     start_to_dict=io.start_to_dict, steps_csv=io.steps_csv, cli=cli,
     explain=explain, for_compare=None,
     demo=("en=toy:low-lower xx=toy:hug-pug", (("dev", DEMO_DEV), ("merges", 8))),
-    vocabulary=BPE_VOCABULARY,
+    vocabulary=BPE_VOCABULARY, poll="merge", corpus_at=corpus_at,
+    export=BPE.export,  # the model is BPE merges: BPE's tokenizer.json
 )  # fmt: skip
 
 __all__ = [
     "ALGORITHM", "LENGTH_TIE", "MIN_FREQUENCY", "TIE_REASON", "TIE_RULE", "ParityModel",
-    "ParityRecord", "ParityRun", "ParityStart", "ParityStep", "dev_counts", "explain",
+    "ParityRecord", "ParityRun", "ParityStart", "ParityStep", "corpus_at", "dev_counts", "explain",
     "iter_parity", "judge_guess", "load", "model_from_trace", "trace_parity", "train_parity",
 ]  # fmt: skip

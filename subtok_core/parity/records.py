@@ -24,6 +24,8 @@ class ParityStart:
     vocab: tuple[str, ...]
     corpus_symbols: int
     pair_table: tuple[tuple[str, str, int], ...] = ()
+    words: tuple[str, ...] = ()  # every language's training words, language by language
+    counts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

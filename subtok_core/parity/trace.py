@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from .. import corpus
 from ..records import Trace
 from .records import ParityModel, ParityRecord, ParityStart
-from .train import MIN_FREQUENCY, _length, _merged, _words, train_parity
+from .train import MIN_FREQUENCY, _length, _merge, _merged, _words, train_parity
 
 SourceSpec = str | Sequence[str]
 
@@ -102,9 +102,10 @@ def trace_parity(
             step.tied_with, step.top, len(vocab), sum(_length(t) for t in words),
         ))  # fmt: skip
     start_symbols = sum(_length(_words(source[lang])) for lang in languages)
+    everything = [(w, n) for lang in languages for w, n in source[lang].items()]
     start = ParityStart(
         languages, tuple(texts[lang] for lang in languages), run.dev_start, tuple(alphabet),
-        start_symbols,
+        start_symbols, (), tuple(w for w, _ in everything), tuple(int(n) for _, n in everything),
     )  # fmt: skip
     said = ", ".join(f"{lang} {n}" for lang, n in zip(languages, run.dev_lengths))
     reason = f"{run.stop_reason} Dev tokens: {said} ({sum(run.dev_lengths)} in all)."
@@ -117,6 +118,19 @@ def trace_parity(
 def iter_parity(source, **params) -> Iterator[ParityRecord]:
     """The merges one at a time (the whole run is short: it is trained, then yielded)."""
     yield from trace_parity(source, **params).steps
+
+
+def corpus_at(trace: Trace, i: int, limit: int | None = None):
+    """The training words (every language's, in order) cut after the first i merges, as
+    (word, count, pieces): what a class poll shows on the phones."""
+    start, merges = trace.start, [step.pair for step in trace.steps[:i]]
+    rows = []
+    for word, count in list(zip(start.words, start.counts))[:limit]:
+        pieces = tuple(word)
+        for pair in merges:
+            pieces = _merge(pieces, pair)
+        rows.append((word, count, pieces))
+    return rows
 
 
 def model_from_trace(trace: Trace, i: int | None = None, split_punct: bool = False):
