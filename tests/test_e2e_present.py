@@ -16,6 +16,8 @@ LESSONS = [  # a deep link, and the sentence its step shows (numbers from the ma
     ("/bpe?corpus=toy:low-lower&marker=eow&step=3", "Merge 3: the pair (est, </w>) occurs 9"),
     ("/wordpiece?corpus=toy:sunflower&step=2", "Merge 2: (##e, ##r) scores 1/4"),
     ("/unigram?corpus=toy:run-bug&step=1", "E-step"),
+    # the authors' trainer on the issue's toy (tests/test_parity.py): merge 6 serves xx
+    ("/parity?step=6", "Merge 6 serves xx: its dev set is the longest, 9 tokens"),
 ]
 
 

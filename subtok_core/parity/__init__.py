@@ -8,6 +8,10 @@ that is currently longest on a parallel dev set.
 - ``records``: the start, one merge, the model (BPE merges: the encoder is BPE's);
 - ``explain``: sentences in the paper's terms; ``io``: plain data; ``cli``: ``subtok
   train parity``.
+
+Unlike the other entries it imports another algorithm's package, ``subtok_core.bpe``: its
+model is BPE's (``ParityModel`` subclasses ``BpeModel``), encoded, saved and exported as
+BPE's; only the choice of merges differs.
 """
 
 from ..bpe import ALGORITHM as BPE
