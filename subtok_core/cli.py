@@ -82,7 +82,8 @@ def _add_train(train: argparse.ArgumentParser, name: str | None) -> None:
     for algo in map(registry.get, names):
         cmd = algorithms.add_parser(algo.name, help=algo.cli.HELP)
         corpus_help = getattr(algo.cli, "CORPUS_HELP", "toy:NAME, sample:NAME or a .txt path")
-        cmd.add_argument("--corpus", required=True, help=corpus_help)
+        nargs = getattr(algo.cli, "CORPUS_NARGS", None)  # parity: one LANG=CORPUS a language
+        cmd.add_argument("--corpus", required=True, help=corpus_help, nargs=nargs)
         algo.cli.add(cmd)
         cmd.add_argument("--json", action="store_true", help="print the trace as JSON")
         cmd.add_argument("--full", action="store_true", help=f"with --json: {algo.cli.FULL_HELP}")

@@ -1,7 +1,7 @@
 """Every algorithm behind one name: the CLI, export, Compare and the measures ask here.
 
 >>> sorted(ALGORITHMS)
-['boundless', 'bpe', 'bytebpe', 'picky', 'sage', 'superbpe', 'unigram', 'wordpiece']
+['boundless', 'bpe', 'bytebpe', 'parity', 'picky', 'sage', 'superbpe', 'unigram', 'wordpiece']
 >>> from subtok_core.corpus import load
 >>> bpe = get("bpe")
 >>> model = bpe.model_at(bpe.trace(load("toy:cat-bat"), merges=2))
@@ -33,7 +33,17 @@ from .pretrained import BUILTIN, Pretrained, hf
 from .records import Trace
 
 # the algorithms, in the order the lab lists them: each the name of its package
-NAMES = ("bpe", "wordpiece", "unigram", "sage", "bytebpe", "picky", "superbpe", "boundless")
+NAMES = (
+    "bpe",
+    "wordpiece",
+    "unigram",
+    "sage",
+    "bytebpe",
+    "picky",
+    "superbpe",
+    "boundless",
+    "parity",
+)
 
 V = TypeVar("V")
 

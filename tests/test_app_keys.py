@@ -101,6 +101,8 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "vocab/chat.py": "vocab",
     "vocab/data.py": "vocab",
     "vocab/health.py": "vocab",
+    "parity/page.py": "parity",
+    "parity/views.py": "parity",
 }
 # every file: each key not bound to the address is made by widget_key (a session key too
 # keeps its exact string that way: widget_key("sage", "upload") is "sage_upload")

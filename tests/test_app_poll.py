@@ -272,6 +272,7 @@ BUTTONS = [
     ("picky", True),
     ("superbpe", True),
     ("boundless", True),
+    ("parity", True),
 ]
 
 

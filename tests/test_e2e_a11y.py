@@ -42,6 +42,8 @@ PAGES = {  # a name for the report, the address, and a text the page shows once 
         "Compare",
     ),
     "sage": ("/sage?corpus=sample:crime&V=150&k=10&M=20&step=2", "Step 2: the candidate set"),
+    "parity": ("/parity?step=6", "Merge 6 serves xx"),
+    "parity-present": ("/parity?step=6&present=1", "Merge 6 serves xx"),
     "check": ("/check", "Check your own BPE"),
     "vocab": ("/vocab?tok=cl100k_base&id=9468", "9468"),
     "vocab-compare": ("/compare?corpus=toy:cat-bat&size=12&tok=bpe,cl100k_base", "Compare"),

@@ -18,6 +18,8 @@ LESSONS = [  # a deep link, and the sentence its step shows (numbers from the ma
     ("/unigram?corpus=toy:run-bug&step=1", "E-step"),
     # the authors' trainer's event 25 on the toy (tests/test_picky.py): ▁low + er
     ("/picky?corpus=toy:low-lower&size=25&threshold=0.9&step=25", "Merge 25: the pair (▁low, er)"),
+    # the authors' trainer on the issue's toy (tests/test_parity.py): merge 6 serves xx
+    ("/parity?step=6", "Merge 6 serves xx: its dev set is the longest, 9 tokens"),
 ]
 
 

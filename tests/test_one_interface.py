@@ -94,7 +94,7 @@ def test_every_registry_entry_says_what_the_lab_needs_of_it():
     no_export = {"bytebpe", "picky", "superbpe", "boundless"}
     assert {n for n, a in ALGORITHMS.items() if a.export} == set(ALGORITHMS) - no_export
     # the poll's merge question reads the corpus after a step: the merge lessons show it
-    merge_lessons = {"bpe", "bytebpe", "wordpiece", "picky", "superbpe", "boundless"}
+    merge_lessons = {"bpe", "bytebpe", "wordpiece", "picky", "superbpe", "boundless", "parity"}
     assert {n for n, a in ALGORITHMS.items() if a.corpus_at} == merge_lessons
     # vocabulary health reads every model trained here but SaGe's
     assert {n for n, a in ALGORITHMS.items() if a.vocabulary} == set(ALGORITHMS) - {"sage"}

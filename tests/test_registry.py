@@ -30,7 +30,8 @@ def run(request):
 
 def test_every_algorithm_is_registered_under_its_own_name():
     assert sorted(registry.ALGORITHMS) == [
-        "boundless", "bpe", "bytebpe", "picky", "sage", "superbpe", "unigram", "wordpiece",
+        "boundless", "bpe", "bytebpe", "parity", "picky", "sage", "superbpe", "unigram",
+        "wordpiece",
     ]  # fmt: skip
     for name, algo in registry.ALGORITHMS.items():
         assert algo.name == name and algo.label
@@ -53,7 +54,17 @@ def test_an_algorithm_is_imported_when_it_is_first_asked_for():
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    names = ["bpe", "wordpiece", "unigram", "sage", "bytebpe", "picky", "superbpe", "boundless"]
+    names = [
+        "bpe",
+        "wordpiece",
+        "unigram",
+        "sage",
+        "bytebpe",
+        "picky",
+        "superbpe",
+        "boundless",
+        "parity",
+    ]
     assert done.stdout.strip() == f"{(True, False, names)} {len(names)} False SaGe True False"
 
 

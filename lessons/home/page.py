@@ -134,6 +134,15 @@ LESSONS = [
         "random) on the paper's charts, with a verdict on which trends this sample shows.",
     ),
     (
+        "lessons/parity/page.py",
+        "Parity-aware BPE",
+        ":material/balance:",
+        "BPE for several languages at once (Foroutan, Meister et al., 2025): before each "
+        "merge, encode a parallel dev set in every language and serve the longest, its own "
+        "most frequent pair merged. Watch the dev lengths per language step by step, beside "
+        "ordinary BPE on the same corpora.",
+    ),
+    (
         "lessons/compare/page.py",
         "Compare",
         ":material/compare:",

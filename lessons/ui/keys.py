@@ -16,6 +16,7 @@ PAGES = (
     "picky",
     "superbpe",
     "boundless",
+    "parity",
 )  # key prefixes
 
 
