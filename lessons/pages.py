@@ -24,10 +24,10 @@ PAGES = (
     Page("lessons/picky/page.py", "Picky BPE", ":material/filter_alt:", "picky", polls=True),
     Page("lessons/superbpe/page.py", "SuperBPE", ":material/link:", "superbpe", polls=True),
     Page("lessons/boundless/page.py", "BoundlessBPE", ":material/merge:", "boundless", polls=True),
+    Page("lessons/parity/page.py", "Parity-aware BPE", ":material/balance:", "parity", polls=True),
     Page("lessons/wordpiece/page.py", "WordPiece", ":material/percent:", "wordpiece", polls=True),
     Page("lessons/unigram/page.py", "Unigram LM", ":material/content_cut:", "unigram", polls=True),
     Page("lessons/sage/page.py", "SaGe", ":material/hub:", "sage"),
-    Page("lessons/parity/page.py", "Parity-aware BPE", ":material/balance:", "parity", polls=True),
     Page("lessons/compare/page.py", "Compare", ":material/compare:", "compare"),
     Page(
         "lessons/check/page.py", "Check your BPE", ":material/fact_check:", "check", exercise=True
