@@ -122,3 +122,25 @@ def split(text: str, name: str) -> list[str]:
 
 
 assert pattern_text("cl100k") == CL100K_PATTERN  # the parts are tiktoken's pattern, cut up
+
+
+# tiktoken's o200k_base pattern (GPT-4o), one alternative per line: not a pattern of the
+# byte-level lesson (PATTERNS), but what /check's pre-split hypothesis, SuperBPE's and
+# BoundlessBPE's trainers and a streamed file's counts use (`o200k()`)
+O200K_PARTS = (
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?",  # a word ending in lower case, one character before it
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?",  # a word starting in upper case
+    r"\p{N}{1,3}",  # one to three digits
+    r" ?[^\s\p{L}\p{N}]+[\r\n/]*",  # punctuation and symbols, with the space before them
+    r"\s*[\r\n]+",  # line breaks
+    r"\s+(?!\S)",  # whitespace but the last space before a word
+    r"\s+",  # any other whitespace
+)
+
+
+@functools.cache
+def o200k() -> regex.Pattern:
+    """tiktoken's o200k_base pre-split pattern, compiled (cached)."""
+    return regex.compile("|".join(O200K_PARTS))

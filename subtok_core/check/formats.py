@@ -56,7 +56,7 @@ def read_merges(text: str, bytelevel: bool = False) -> list[Pair]:
     if stripped[0] in "{[":  # JSON, or a merges.txt whose first merge starts with [ or {
         try:
             merges = _json_merges(stripped, bytelevel)
-        except ValueError as err:
+        except NotJson as err:  # no JSON at all: read as lines (JSON that is read stays JSON)
             try:
                 merges = _text_merges(stripped)
             except ValueError:
@@ -85,11 +85,15 @@ def _text_merges(text: str) -> list[Pair]:
     return merges
 
 
+class NotJson(ValueError):
+    """A file that starts like JSON but is none (it may be a merges.txt)."""
+
+
 def _json_merges(text: str, bytelevel: bool) -> list[Pair]:
     try:
         data = userjson.loads(text)
     except json.JSONDecodeError as err:
-        raise ValueError(
+        raise NotJson(
             f"The merges file looks like JSON but cannot be read (line {err.lineno}: {err.msg})."
         ) from None
     except ValueError as err:  # nested too deeply

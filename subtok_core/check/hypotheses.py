@@ -14,22 +14,12 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-import regex
-
-from ..bytebpe.patterns import PATTERNS, split
+from ..bytebpe.patterns import PATTERNS, o200k, split
 from ..bytebpe.symbols import to_bytes, to_letters
 from ..markers import initial_symbols
 from .setup import Setup, Unit, units, whole_lines
 
-# tiktoken's o200k_base pattern (GPT-4o), written out here: subtok's own pre-split knows
-# gpt2, cl100k and whitespace ("none")
-O200K = regex.compile(
-    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
-    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
-    r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
-    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
-    r"|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"
-)
+O200K = o200k()  # tiktoken's o200k_base pattern (GPT-4o): not one of the lesson's
 PATTERN_NAMES = {"gpt2": "GPT-2's", "cl100k": "cl100k's", "none": "whitespace", "o200k": "o200k's"}
 
 BECAUSE = {

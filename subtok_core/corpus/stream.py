@@ -139,11 +139,10 @@ def count_text(text: str, split: Split) -> tuple[Counter, bool]:
 
 def _finder(pattern: str) -> Callable[[str], list[str]]:
     """The findall of a pre-split pattern (imported here: the regex module, byte-level)."""
-    if pattern == "o200k":
-        from ..check.hypotheses import O200K
+    from ..bytebpe.patterns import compiled, o200k
 
-        return O200K.findall
-    from ..bytebpe.patterns import compiled
+    if pattern == "o200k":
+        return o200k().findall
 
     return compiled(pattern).findall
 

@@ -18,20 +18,8 @@ import functools
 
 import regex
 
-from ..bytebpe.patterns import pattern_text
+from ..bytebpe.patterns import O200K_PARTS, pattern_text
 
-# tiktoken's o200k_base pattern (GPT-4o), one alternative per line
-O200K_PARTS = (
-    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
-    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?",  # a word ending in lower case, one character before it
-    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
-    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?",  # a word starting in upper case
-    r"\p{N}{1,3}",  # one to three digits
-    r" ?[^\s\p{L}\p{N}]+[\r\n/]*",  # punctuation and symbols, with the space before them
-    r"\s*[\r\n]+",  # line breaks
-    r"\s+(?!\S)",  # whitespace but the last space before a word
-    r"\s+",  # any other whitespace
-)
 # not byte-level BPE's "none": it drops the spaces a superword must keep between its words
 PATTERNS = ("o200k", "gpt2", "cl100k")
 TITLES = {
