@@ -1,5 +1,6 @@
 """Helpers for the AppTest files: open a lesson page (optionally with URL query params)."""
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -28,8 +29,10 @@ def broken(at: AppTest) -> list[str]:
 
 
 def infos(at: AppTest) -> str:
-    """The text of every st.info box, where the pages explain the current step."""
-    return " ".join(i.value for i in at.info)
+    """The text of every st.info box, where the pages explain the current step, as the
+    browser shows it (markdown's backslash escapes read: the pages escape a student's
+    symbols, lessons/ui/escape.py plain)."""
+    return re.sub(r"\\(.)", r"\1", " ".join(i.value for i in at.info))
 
 
 def seeds_dir() -> Path:

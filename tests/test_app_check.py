@@ -12,7 +12,7 @@ import html
 import io
 import zipfile
 
-from apptools import open_page
+from apptools import infos, open_page
 from streamlit.proto.Block_pb2 import Block
 
 StatusProto = Block.Expandable
@@ -43,7 +43,7 @@ def test_the_overlap_bug_is_named_at_merge_one():
 def test_the_link_opens_bpe_at_that_merge_with_the_same_pair():
     at = open_page("lessons/bpe/page.py", corpus="exercise:runs", marker="none", ties="first",
                    merges="10", step="1")  # fmt: skip
-    assert "Merge 1: the pair (a, a) occurs 13 times" in " ".join(i.value for i in at.info)
+    assert "Merge 1: the pair (a, a) occurs 13 times" in infos(at)
 
 
 def test_a_correct_list_is_identical():

@@ -95,6 +95,7 @@ PAGE_OF = {  # file -> the page its widgets belong to; None: a helper shared by 
     "ui/a11y.py": None,  # contrast CSS and chart sentences: no widgets
     "ui/escape.py": None,  # escaping a user's text: no widgets
     "ui/client.py": None,  # the client's address, for the limits: no widgets
+    "ui/sessions.py": None,  # the sweep of closed sessions: no widgets
     "ui/inspector.py": "compare",  # Compare's inspector conventions (whitespace, hover, text)
     "vocab/page.py": "vocab",
     "vocab/card.py": "vocab",

@@ -13,7 +13,7 @@ from test_viz_compare import all_charts, rows
 import subtok_core.charts as charts_pkg
 from lessons.ui.merge_lesson import growth_frame
 from subtok_core import bpe, corpus
-from subtok_core.charts import languages, lessons, morphology, poll, regularize
+from subtok_core.charts import classwork, languages, lessons, morphology, poll, regularize
 
 
 def builders() -> set[str]:
@@ -75,6 +75,9 @@ CASES = {
             }
         )
     ),  # fmt: skip
+    "classwork.causes_chart": lambda: classwork.causes_chart(
+        {"identical": 3, "tie": 2, "first-occurrence": 1}
+    ),
     "poll.answers_chart": lambda: poll.answers_chart(
         pd.DataFrame(
             {
@@ -139,6 +142,8 @@ NUMBERS = {
     "compare.ratio_chart": drawn_max("share", "{:.0%} of tokens"),
     "languages.premium_chart": ("BPE Hindi 3.10", "1 bar mostly [UNK]"),  # 31/10; 30 of 31
     "morphology.alignment_chart": ("BPE: F1 0.48", "Unigram: F1 0.58"),
+    # 3 + 2 + 1 students; 3 identical; the others by cause
+    "classwork.causes_chart": ("Of 6 students, 3", "tie (2)", "first-occurrence (1)"),
     "poll.answers_chart": ("6 answers", "(s, t) (3)", "(e, s) got 2"),  # 2 + 3 + 1
     "regularize.count_spread_chart": ("2.00 at p = 0.0", "4.00 at p = 1.0", "spread is 0 "),
     "regularize.sampling_chart": ("2 segmentations", "exact 0.500, observed 0.480"),

@@ -39,6 +39,7 @@ DERIVED = {
     "table: compare charts": 1,
     "table: compare languages": 1,
     "table: compare pair": 1,
+    "table: compare papers": len(KINDS),  # the measures papers report, at the page's α
     "table: chart": 8,
 }
 

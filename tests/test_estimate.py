@@ -188,11 +188,15 @@ import streamlit as st
 from lessons.ui.upload import counted_upload
 
 
-class Upload:  # what st.file_uploader gives: a name, an id, the bytes
+class Upload:  # what st.file_uploader gives: a name, an id, a size, the bytes
     name, file_id = "big.txt", "upload-1"
 
     def getvalue(self):
         return "\\n".join(f"w{i}a w{i}b" for i in range(200_000)).encode()
+
+    @property
+    def size(self):
+        return len(self.getvalue())
 
 
 wc = counted_upload(Upload(), False, "bpe", "unigram", 8000)

@@ -116,7 +116,8 @@ def test_model_to_dict_fields():
         (b"[1, 2, 3]", "no 'algorithm'"),
         (
             b'{"algorithm": "xyz"}',
-            "only BPE, WordPiece, Unigram, SaGe, Byte-level BPE, Picky BPE, SuperBPE and ",
+            "only BPE, WordPiece, Unigram, SaGe, Byte-level BPE, Picky BPE, SuperBPE, "
+            "BoundlessBPE and Parity-aware BPE models load here",
         ),
         (b'{"algorithm": "unigram"}', "a Unigram model has none or sow"),
         (b'{"algorithm": "bpe", "marker": "eow", "alphabet": [], "vocab": []}', "merges"),

@@ -10,6 +10,7 @@ import streamlit as st
 from lessons.ui.address import choice_box
 from lessons.ui.escape import plain
 from lessons.ui.keys import widget_key
+from lessons.ui.store import fingerprint
 from lessons.ui.upload import counted_upload
 from lessons.ui.view_memory import last_shown, note_rewritten
 from subtok_core import corpus, toys
@@ -49,7 +50,10 @@ def is_sample(name: str) -> bool:
 def sample_print(name: str, split_punct: bool) -> str:
     """The fingerprint of a real sample's word counts, computed once (pickling them on
     every run costs some 7 ms on the Lee sample), and kept on disk with them
-    (subtok_core/corpus/kept.py: 0.2 s of a restarted server's first page on enwiki)."""
+    (subtok_core/corpus/kept.py: 0.2 s of a restarted server's first page on enwiki). An
+    exercise corpus, shipped too but small, is hashed as it is loaded."""
+    if not name.startswith("sample:"):
+        return fingerprint(cached_load(name, split_punct))
     return corpus.sample_counts(name.removeprefix("sample:"), split_punct)[1]
 
 

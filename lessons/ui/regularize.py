@@ -77,12 +77,12 @@ def dropout_panel(model, key_prefix: str, default: str = "lowest") -> None:
         return
     try:
         drawn = dropout.samples(model, text, p, n, seed)
-        plain = tuple(bpe.segment(model, text).pieces)
+        unsampled = tuple(bpe.segment(model, text).pieces)  # plain BPE's pieces
     except ValueError as err:
         st.error(plain(str(err)))
         return
-    rows = [_chip_row("plain BPE", plain, ())]
-    rows += [_chip_row(f"sample {k}", pieces, plain) for k, pieces in enumerate(drawn, 1)]
+    rows = [_chip_row("plain BPE", unsampled, ())]
+    rows += [_chip_row(f"sample {k}", pieces, unsampled) for k, pieces in enumerate(drawn, 1)]
     show_chips("".join(rows))
     st.caption("Red: a piece plain BPE does not use for this text.")
     print_ = fingerprint("bpe-model", model)
