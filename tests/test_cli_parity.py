@@ -109,3 +109,14 @@ def test_the_tokenizer_json_cuts_as_our_encoder(capsys, tmp_path):
     # by hand, the 8 merges: widest is w i d est (w + est needs w before est), bun b un
     tokens = Tokenizer.from_file(str(hf)).encode("lowest hugs widest bun").tokens
     assert tokens == ["low", "est", "h", "ug", "s", "w", "i", "d", "est", "b", "un"]
+
+
+def test_a_dev_set_may_be_a_corpus(capsys):
+    """--dev xx=toy:hug-pug reads the toy's lines: by hand hug 10 x 3 + pug 5 x 3 + pun 12 x 3
+    + bun 4 x 3 + hugs 5 x 4 = 113 symbols; en's text "low newest widest" has 15."""
+    assert main(["train", "parity", "--corpus", "en=toy:low-lower", "xx=toy:hug-pug",
+                 "--dev", "en=low newest widest", "xx=toy:hug-pug", "--merges", "1",
+                 "--json"]) == 0  # fmt: skip
+    step = json.loads(capsys.readouterr().out)["steps"][0]
+    assert step["dev_before"] == [15, 113] and step["language"] == "xx"
+    assert step["pair"] == ["u", "g"] and step["dev_after"] == [15, 93]  # ug: 20 fewer

@@ -32,9 +32,10 @@ def source(args):
 
 def add(cmd) -> None:
     cmd.add_argument(
-        "--dev", nargs="+", required=True, metavar="LANG=TEXT",
-        help='each language\'s parallel dev set as text, its words counted at whitespace, '
-        'e.g. en="low newest widest" xx="hug pun bun" (one per language of --corpus)',
+        "--dev", nargs="+", required=True, metavar="LANG=C",
+        help='each language\'s parallel dev set, its words counted at whitespace: a corpus '
+        '(toy:NAME, sample:NAME or a .txt path) or the text itself, e.g. '
+        'en="low newest widest" xx="hug pun bun" (one per language of --corpus)',
     )  # fmt: skip
     cmd.add_argument(
         "--merges", type=int, required=True,
@@ -54,9 +55,28 @@ def add(cmd) -> None:
 
 def params(args) -> dict:
     limits.check("merges", args.merges)
-    dev = dict(pairs_of(args.dev, "dev text"))
+    dev = {lang: dev_text(value) for lang, value in pairs_of(args.dev, "dev text")}
     return {"dev": dev, "merges": args.merges, "global_merges": args.global_merges,
             "min_frequency": args.min_frequency}  # fmt: skip
+
+
+def dev_text(value: str) -> str:
+    """A dev set as text: a corpus's lines when `value` names one (a toy, a sample, an
+    exercise or a file), else `value` itself.
+
+    >>> dev_text("low newest widest"), dev_text("toy:cat-bat")[:7]
+    ('low newest widest', 'cat cat')
+    """
+    from pathlib import Path
+
+    from .. import corpus
+
+    names_one = value.startswith(("toy:", "sample:", "exercise:")) or (
+        value.endswith(".txt") and Path(value).is_file()
+    )
+    if not names_one:
+        return value
+    return "\n".join(corpus.load_lines(value, allow_paths=True))
 
 
 def table(trace: Trace) -> str:
