@@ -24,7 +24,9 @@ LESSONS = [
 ]
 
 start_sweeper()  # closed tabs' sessions and files go: lessons/ui/sessions.py
-page = st.navigation(LESSONS)
+# every page listed: past twelve Streamlit folds the list after ten behind "View more",
+# which hid Compare, /check and Join a poll once the BPE variants came in
+page = st.navigation(LESSONS, expanded=True)
 enter_page(page.url_path)  # the page running now, for lessons/ui/view_memory.py and the keys
 with st.sidebar:
     st.caption(
