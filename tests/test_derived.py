@@ -285,7 +285,7 @@ def test_a_derived_table_made_by_other_page_code_is_not_read_back(tmp_path, monk
             pages_store, "trace_store", lambda: Store(disk=DiskCache(tmp_path, 1 << 20))
         )
         monkeypatch.setattr(pages_store, "pages_version", lambda: pages)
-        return pages_store.derived(("compare charts", "a fingerprint"), compute)
+        return pages_store.derived(("compare charts", "a fingerprint"), compute, {"rows": int})
 
     assert restarted("old pages") == {"rows": 1}
     assert restarted("old pages") == {"rows": 1} and len(computed) == 1  # read from disk

@@ -13,7 +13,8 @@ from lessons.compare.models import PAGE, label
 from lessons.ui.keys import widget_key
 from lessons.ui.store import derived
 from subtok_core import languages
-from subtok_core.measure.information import ALPHA, measure
+from subtok_core.measure.information import ALPHA, Measures, measure
+from subtok_core.shapes import keys_of
 from subtok_core.tokenizer import tokenizer
 
 COLUMNS = {  # subtok metrics --json's keys -> the table's headers
@@ -46,6 +47,7 @@ def papers_view(models: dict, keys: dict, toks) -> None:
         found = derived(
             ("compare papers", kind, keys[kind], float(alpha)),
             lambda kind=kind, size=size: measure(toks[kind], size, float(alpha)).as_json(),
+            keys_of(Measures),
         )
         rows.append({"tokenizer": label(kind), **{COLUMNS[k]: found[k] for k in COLUMNS}})
     table = pd.DataFrame(rows, columns=["tokenizer", *COLUMNS.values()])

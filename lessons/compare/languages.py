@@ -11,6 +11,7 @@ from lessons.ui import cached
 from lessons.ui.store import derived, fingerprint
 from subtok_core import compare, languages
 from subtok_core.charts import languages as viz_languages
+from subtok_core.shapes import frame
 
 
 def premium_table(kinds: tuple[str, ...], prints: tuple[str, ...], models: dict, labels: dict):
@@ -22,7 +23,11 @@ def premium_table(kinds: tuple[str, ...], prints: tuple[str, ...], models: dict,
         return languages.premium(encoders)
 
     names = tuple(labels[k] for k in kinds)
-    return derived(("compare languages", *kinds, *prints, *names), compute)
+    return derived(("compare languages", *kinds, *prints, *names), compute, PREMIUM)
+
+
+# languages.premium's table
+PREMIUM = frame(tokenizer=str, language=str, tokens=int, unknown=int, characters=int, premium=float)
 
 
 def languages_view(models: dict, prints: dict, labels: dict, names: list[str]) -> None:

@@ -19,6 +19,8 @@ from lessons.ui.store import derived, fingerprint, trace_store
 from subtok_core import compare, corpus, parallel
 from subtok_core import measure as metrics
 from subtok_core.charts import compare as viz_compare
+from subtok_core.measure import shapes as measured
+from subtok_core.shapes import frame
 from subtok_core.tokenizer import tokenizer
 
 SAME = "the training corpus"
@@ -91,7 +93,17 @@ def tables(kind: str, key: str, model, toks: Encodings) -> dict:
             "profile": metrics.frequency_profile(t, pieces),
         }
 
-    return derived(("compare measures", kind, key), compute)
+    return derived(("compare measures", kind, key), compute, MEASURES)
+
+
+MEASURES = {  # what tables() keeps, as a table read back from disk must be
+    "lengths": measured.LENGTHS,
+    "fertility": measured.FERTILITY_RECORD,
+    "efficiency": metrics.Efficiency,
+    "neighbours": measured.NEIGHBOURS,
+    "ratio": measured.RATIO_RECORD,
+    "profile": measured.PROFILE_RECORD,
+}
 
 
 def chart(
@@ -159,7 +171,30 @@ def chart_tables(key: str, per: dict) -> dict[str, pd.DataFrame]:
     `key`: theirs, and the names' order): the summary, and one per chart. Built
     once and kept like the measures (the store, the disk), shared by every session, read
     only."""
-    return derived(("compare charts", key), lambda: _chart_tables(per))
+    return derived(("compare charts", key), lambda: _chart_tables(per), _chart_shapes(per))
+
+
+def _chart_shapes(per: dict) -> dict:
+    """What chart_tables keeps: the summary (its last column names the rare count's bound
+    of each tokenizer), the efficiency and each chart's table, stacked."""
+    rare = {f"entries used < {t['profile'].rare_below} times": int for t in per.values()}
+    summary = {"tokenizer": str, "tokens": int, "characters per token": float,
+               "tokens per word": float, "tokens per word type": float}  # fmt: skip
+    of_chart = {"lengths": measured.LENGTHS, "fertility": measured.FERTILITY,
+                "neighbours": measured.NEIGHBOURS, "ratio": measured.HISTOGRAM,
+                "profile": measured.PROFILE}  # fmt: skip
+    return {
+        "summary": frame({**summary, **rare}),
+        "efficiency": frame(
+            tokenizer=str,
+            tokens=int,
+            words=int,
+            characters=int,
+            chars_per_token=float,
+            tokens_per_word=float,
+        ),  # fmt: skip
+        **{key: measured.stacked(of_chart[key]) for _title, key, _read, _builder in CHARTS},
+    }
 
 
 def _chart_tables(_per: dict) -> dict[str, pd.DataFrame]:
@@ -234,7 +269,8 @@ def compared(key: str, models: tuple, toks: Callable, names: tuple[str, str]):
         both = metrics.overlap(vocab_a, vocab_b, names=names)
         return metrics.readable(both.table), metrics.frequency_diff(*encoded)
 
-    return derived(("compare pair", key, *names), compute)
+    shape = (measured.readable(measured.OVERLAP), measured.DIFF)
+    return derived(("compare pair", key, *names), compute, shape)
 
 
 def pair_panel(models: dict, toks: Encodings, keys: dict, names: list[str]) -> None:

@@ -15,8 +15,10 @@ from subtok_core.charts import morphology as viz_morphology
 from subtok_core.charts import words as viz_words
 from subtok_core.charts.morphology import MEASURES
 from subtok_core.measure import morphology
+from subtok_core.measure import shapes as measured
 from subtok_core.measure.tokenized import bare, segmenter_of
 from subtok_core.notes import bostrom
+from subtok_core.shapes import many, such_that
 
 PAPER = ("BPE", "unigram LM")  # 002's two methods as it names them (Algorithm.paper_002)
 
@@ -32,7 +34,15 @@ def example_cuts(kind: str, model_print: str, model) -> tuple[tuple[str, ...], .
         encoded = (compare.encode(model, ex.original) for ex in bostrom.EXAMPLES)
         return tuple(tuple(s.text for s in e.spans) for e in encoded)
 
-    return derived(("compare example cuts", kind, model_print), compute)
+    return derived(("compare example cuts", kind, model_print), compute, CUTS)
+
+
+# a cut of each of 002's examples: its tokens
+CUTS = such_that(
+    many(many(str)),
+    lambda cuts: len(cuts) == len(bostrom.EXAMPLES),
+    f"holds another number of cuts than the {len(bostrom.EXAMPLES)} examples",
+)
 
 
 def scored(kind: str, model_print: str, model) -> morphology.Alignment:
@@ -43,7 +53,7 @@ def scored(kind: str, model_print: str, model) -> morphology.Alignment:
         with st.spinner("Scoring the cuts against the gold list ..."):
             return morphology.model_alignment(model)
 
-    return derived(("compare morphology", kind, model_print), compute)
+    return derived(("compare morphology", kind, model_print), compute, measured.ALIGNMENT)
 
 
 def _chars(tokens, style: str) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from lessons.ui.store import derived
 from subtok_core import sage
 from subtok_core.sage import explain as sage_explain
 from subtok_core.sage.loss import PairLoss
+from subtok_core.shapes import such_that
 
 PAGE = "sage"
 
@@ -68,7 +69,9 @@ def _first_used(run: str, step: int, trace, sentences) -> int:
     store and on disk (lessons.ui.store.derived), as the close-up below: the tab a link
     opens needs no re-cut sample on a restarted server."""
     compute = lambda: sage.first_used(trace, state_at(run, step, trace, sentences), step)  # noqa: E731
-    return derived(("sage first used", run, step), compute)
+    count = len(trace.steps[step - 1].candidates)  # the candidates the page lists
+    shape = such_that(int, lambda first: 0 <= first < count, f"is no index of {count} candidates")
+    return derived(("sage first used", run, step), compute, shape)
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)
@@ -88,7 +91,7 @@ def _close_up(run: str, step: int, piece: str, sentence, trace, sentences) -> sa
         pair = _pair_loss(run, retrained[-1], trace) if retrained else None
         return sage.close_up(trace, state, step, piece, sentence, pair)
 
-    return derived(("sage close-up", run, step, piece, sentence), compute)
+    return derived(("sage close-up", run, step, piece, sentence), compute, sage.CloseUp)
 
 
 def drill_down(trace, sentences, run: str, i: int) -> None:

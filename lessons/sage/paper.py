@@ -13,6 +13,7 @@ from lessons.ui.store import derived
 from subtok_core import sage
 from subtok_core.sage import paper, summary, table1, table2
 from subtok_core.sage.explain import bracketed
+from subtok_core.shapes import maybe
 
 CELL = "font-family:monospace;padding:2px 8px;vertical-align:top"
 SOURCE = f"Quoted from {paper.CITATION}, as printed (course material {paper.FILE})."
@@ -49,7 +50,8 @@ def _sentence(row: table1.TableOneRow, cuts, token: str | None) -> str:
 def _table_one(run: str, bpe, kept, sentences) -> table1.TableOne | None:
     """Table 1 of the run `run` (the trace and its sample), kept in the server-wide store
     and on disk (lessons.ui.store.derived). Read only."""
-    return derived(("sage table 1", run), lambda: table1.table_one(bpe, kept, sentences))
+    found = lambda: table1.table_one(bpe, kept, sentences)  # noqa: E731
+    return derived(("sage table 1", run), found, maybe(table1.TableOne))
 
 
 def table_one(run: str, trace, sentences) -> None:
@@ -90,7 +92,7 @@ def _window_change(run: str, trace, sentences) -> table2.WindowChange | None:
         return closeup.state_at(run, step, trace, sentences)
 
     compute = lambda: table2.find_window_change(trace, sentences, state_at)  # noqa: E731
-    return derived(("sage table 2", run), compute)
+    return derived(("sage table 2", run), compute, maybe(table2.WindowChange))
 
 
 def _table_two_rows(c, piece: str, margin: int = 2) -> list[tuple[str, str]]:

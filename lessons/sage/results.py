@@ -12,6 +12,7 @@ from lessons.ui.store import derived, fingerprint
 from subtok_core import measure as metrics
 from subtok_core import sage
 from subtok_core.charts import compare as viz_compare
+from subtok_core.measure import shapes as measured
 from subtok_core.sage import verdict as sage_verdict
 
 RANDOM_SEEDS = 5  # the random control runs with this many seeds
@@ -34,7 +35,7 @@ def measures(key: str, digest: str, bpe_digest: str, vocab, t, bpe) -> sage_verd
     sample `key`, kept in the server-wide store and on disk (lessons.ui.store.derived): `t()`
     encodes the sample only when they are not kept."""
     compute = lambda: sage_verdict.measure(vocab, t(), bpe, WINDOW)  # noqa: E731
-    return derived(("sage measures", key, digest, bpe_digest), compute)
+    return derived(("sage measures", key, digest, bpe_digest), compute, sage_verdict.Measures)
 
 
 def tables(key: str, digest: str, t, vocab) -> dict:
@@ -51,14 +52,23 @@ def tables(key: str, digest: str, t, vocab) -> dict:
             "efficiency": metrics.efficiency(encoded),
         }
 
-    return derived(("sage tables", key, digest), compute)
+    return derived(("sage tables", key, digest), compute, TABLES)
+
+
+TABLES = {  # what tables() keeps, as a table read back from disk must be
+    "lengths": measured.LENGTHS,
+    "fertility": measured.FERTILITY,
+    "neighbours": measured.NEIGHBOURS,
+    "ratio": measured.HISTOGRAM,
+    "efficiency": metrics.Efficiency,
+}
 
 
 def token_count(key: str, name: str, vocab, lines) -> int:
     """How many tokens `vocab` (named `name`) needs for the sample `key` (its `lines`),
     kept like the measures: the sample is encoded only when the count is not kept."""
     encode = lambda: len(tokenized(key, digest(vocab), name, vocab, lines))  # noqa: E731
-    return derived(("sage token count", key, digest(vocab)), encode)
+    return derived(("sage token count", key, digest(vocab)), encode, int)
 
 
 class Encoded:
@@ -223,6 +233,7 @@ def charts(vocabs: dict, toks: Encoded, key: str) -> None:
     diff = derived(
         ("sage diff", key, digests["SaGe"], digests["BPE"]),
         lambda: metrics.frequency_diff(toks.of("SaGe")(), toks.of("BPE")()),
+        measured.DIFF,
     )
     st.markdown("### Tokens whose frequency differs most (Table 3)")
     cached.figure(run, ("sage", "diff"), lambda: viz_compare.frequency_diff_chart(diff))

@@ -43,6 +43,7 @@ from lessons.ui.a11y import say_under
 from lessons.ui.compat import altair_spec
 from lessons.ui.present import presenting
 from lessons.ui.store import derived
+from subtok_core.shapes import said_by
 
 CHART = "chart"  # the kind of a chart's spec in the store (counted as "table: chart")
 CHART_FORMAT = 1  # bump when what a kept spec holds changes: older ones are then not read
@@ -77,7 +78,7 @@ def _spec(run: str, what: tuple, build: Callable) -> dict:
     """The spec of the chart `build()` makes, built once per `run` and `what` and kept
     (shared by every session as it is: nobody may change it)."""
     key = (CHART, CHART_FORMAT, MADE_BY, run, *what)
-    return derived(key, lambda: altair_spec(build()), expect=spec_refused)
+    return derived(key, lambda: altair_spec(build()), said_by(spec_refused))
 
 
 SCHEMA = "https://vega.github.io/schema/"  # the one address a spec may hold (never fetched)

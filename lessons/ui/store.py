@@ -10,7 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from subtok_core import batch, diskcache
+from subtok_core import batch, diskcache, shapes
 from subtok_core.keys import fingerprint  # what every page cache is keyed by
 from subtok_core.records import Trace
 from subtok_core.store import TABLE, Expect, Store
@@ -76,18 +76,36 @@ class TraceStore(Store):
         return key if key is None or isinstance(key, str) else fingerprint(key)
 
 
-def derived(key: tuple, compute: Callable[[], object], expect: Expect = None):
+def derived(key: tuple, compute: Callable[[], object], shape):
     """A table a page derives from finished runs (measures, chart tables...), computed once
     per server and kept like a run: in the server-wide store and, as plain data, on disk,
     so a restarted server reads it instead of computing it. `key`: the kind of table (a
     name; the store counts it as "table: NAME", see Store.counted) then everything it
     depends on, as strings and numbers (the fingerprints of the runs it is drawn from, the
     measured lines...). What it returns is shared by every session as it is: nobody may
-    change it. `expect`: what a table read from disk must be (Store.get); a file that holds
-    anything else is removed, with a log line, and the table computed again."""
+    change it. `shape` (subtok_core.shapes): what the table is, all the way down; a file
+    whose table is not of it is removed, with a log line naming the table and why, and
+    the table computed again. A table computed here that is not of its shape is a
+    mistake in the page's declaration: logged as a page's error (logger subtok.pages)."""
     kind = TABLE + key[0]
     whole = (kind, pages_version(), *key[1:])
-    return trace_store().get(whole, lambda report: compute(), name=kind, expect=expect)
+    wrong = shapes.expect(shape)
+
+    def refused(value) -> str | None:
+        why = wrong(value)
+        return None if why is None else f"{kind}: {why}"
+
+    def fresh(report):
+        value = compute()
+        why = refused(value)
+        if why:
+            PAGES_LOG.error("%s, computed here, is not of its declared shape", why)
+        return value
+
+    return trace_store().get(whole, fresh, name=kind, expect=refused)
+
+
+PAGES_LOG = logging.getLogger("subtok.pages")  # a page's errors (lessons.ui.guard's log)
 
 
 @functools.cache

@@ -13,11 +13,13 @@ from lessons.ui.escape import as_text, plain
 from lessons.ui.inspector import card_link, visible
 from lessons.ui.keys import widget_key
 from lessons.ui.store import derived, fingerprint
+from subtok_core.shapes import among, many, record
 from subtok_core.vocab.chat import (
     CONTROL_MEANING,
     NOT_PUBLISHED,
     ROLES,
     Chat,
+    ChatToken,
     encode_chat,
     turn_texts,
 )
@@ -52,6 +54,10 @@ ROLE_MARK = {
     "assistant": "asst",
 }  # fmt: skip  (the role in letters, not by colour alone)
 LABELS = {"mistral-v1": "Mistral v1", "mistral-v3": "Mistral v3", "tekken": "Tekken"}
+# what a conversation kept on disk must be: its tokens of the roles the chips mark; and the
+# tokens of each turn's text alone (turn_texts)
+CHAT = record(Chat, tokens=many(record(ChatToken, role=among(*ROLE_MARK))))
+TURNS = dict.fromkeys(("system", "user", "assistant"), many(str, list))
 
 
 def cached_chat(name: str, system: str, user: str, assistant: str) -> Chat:
@@ -59,7 +65,8 @@ def cached_chat(name: str, system: str, user: str, assistant: str) -> Chat:
     server-wide store and on disk (lessons.ui.store.derived; the texts by their digest): a
     restarted server shows the page's conversation without loading mistral-common."""
     texts = fingerprint(system, user, assistant)
-    return derived(("vocab chat", name, texts), lambda: encode_chat(name, system, user, assistant))
+    compute = lambda: encode_chat(name, system, user, assistant)  # noqa: E731
+    return derived(("vocab chat", name, texts), compute, CHAT)
 
 
 def chips(chat: Chat) -> str:
@@ -119,6 +126,7 @@ def chat_section() -> None:
     words = derived(  # kept like the chats: cl100k_base's encoder is built once, not per server
         ("vocab chat turns", "cl100k_base", fingerprint(*turns)),
         lambda: turn_texts("cl100k_base", *turns),
+        TURNS,
     )
     st.dataframe(
         pd.DataFrame([{"turn": role, "tokens of its text": len(pieces),

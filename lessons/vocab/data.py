@@ -17,6 +17,7 @@ from lessons.ui.upload import held, held_again
 from subtok_core import compare, parallel
 from subtok_core.pretrained import LABELS as PRETRAINED_LABELS
 from subtok_core.pretrained import files
+from subtok_core.shapes import many, mapping, maybe, such_that
 from subtok_core.vocab.card import Card, token_card
 from subtok_core.vocab.health import CATEGORIES, Health, health
 from subtok_core.vocab.table import Table, pretrained_table
@@ -49,6 +50,20 @@ KEPT_FORMAT = 1  # bump when what kept() writes changes: older tables are then n
 EXAMPLES = 6  # example tokens kept per category and tokenizer (the page shows them)
 CODES = {"special": "s", "partial": "p", "unreachable": "u", "ok": "o"}
 CATEGORY_OF = {code: category for category, code in CODES.items()}
+EXAMPLE = (int, str)  # a token: its id and piece
+# what kept() writes, as a health read back from disk must be
+KEPT = {
+    "codes": such_that(
+        str,
+        lambda codes: set(codes) <= set(CATEGORY_OF),
+        f"holds a letter other than {', '.join(CATEGORY_OF)}",
+    ),
+    "unused": maybe(many(int)),
+    "used": maybe(mapping(str, int)),
+    "size": int,
+    "examples": dict.fromkeys((*CATEGORIES, "unused"), many(EXAMPLE)),
+}
+LISTED = many((int, str, maybe(bytes)))  # Sorted.listed: id, piece, bytes
 
 
 def kept(report: Health, used: dict | None = None) -> dict:
@@ -117,7 +132,7 @@ class Sorted:
 
         if self.key is None:
             return compute()
-        return derived(("vocab listed", *self.key[1:], category, limit), compute)
+        return derived(("vocab listed", *self.key[1:], category, limit), compute, LISTED)
 
     def health(self) -> Health:
         if self._health is None:
@@ -144,7 +159,7 @@ def pretrained_health(name: str) -> Sorted:
         return kept(_with_bar(text, lambda report: health(pretrained_table(name), report)))
 
     key = (HEALTH, KEPT_FORMAT, "pretrained", name, file_print(name))
-    return Sorted(derived(key, compute), lambda: pretrained_table(name), key)
+    return Sorted(derived(key, compute, KEPT), lambda: pretrained_table(name), key)
 
 
 def trained_health(model, model_print: str, wc) -> Sorted:
@@ -160,7 +175,7 @@ def trained_health(model, model_print: str, wc) -> Sorted:
 
     text = f"Sorting the tokens of your {compare.LABELS[model.algorithm]} into categories ..."
     key = (HEALTH, KEPT_FORMAT, "trained", model_print)
-    return Sorted(derived(key, compute), lambda: _trained_table(model_print, model), key)
+    return Sorted(derived(key, compute, KEPT), lambda: _trained_table(model_print, model), key)
 
 
 def card(name: str, token_id: int, mine: dict) -> tuple[Card, bool]:
@@ -170,7 +185,7 @@ def card(name: str, token_id: int, mine: dict) -> tuple[Card, bool]:
     tokens for it); ValueError for an id the tokenizer does not have."""
     if name in PRETRAINED:
         key = ("vocab card", KEPT_FORMAT, name, file_print(name), token_id)
-        return derived(key, lambda: token_card(pretrained_table(name), token_id)), False
+        return derived(key, lambda: token_card(pretrained_table(name), token_id), Card), False
     table, model, used = table_of(name, mine)
     wc = None if model is None else mine[name][2]
     return token_card(table, token_id, model=model, used=used, wc=wc), model is not None
