@@ -33,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import numbers
+import sys
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -58,41 +59,34 @@ def expect(shape: Any) -> Callable[[Any], str | None]:
 
 
 class _Shape:
-    """A shape that is not a plain class or literal (see the module's list)."""
-
-    def why(self, value: Any, where: str) -> tuple[str, str] | None:
-        raise NotImplementedError
+    """A shape that is not a plain class or literal (see the module's list): its
+    why(value, where) is (where, what is wrong there) or None."""
 
 
-class many(_Shape):  # noqa: N801  (read as a declaration: many(int))
+class many(_Shape):  # (lower case: read as a declaration, many(int))
     def __init__(self, item: Any, kind: type | tuple[type, ...] = tuple) -> None:
         self.item, self.kind = item, kind
 
     def why(self, value, where):
         if not isinstance(value, self.kind):
-            return _not(value, where, _name(self.kind))
-        for n, item in enumerate(value):
-            found = _why(self.item, item, f"{where}[{n}]")
-            if found:
-                return found
-        return None
+            return _not(value, where, _said(self.kind))
+        return _first(_why(self.item, item, f"{where}[{n}]") for n, item in enumerate(value))
 
 
-class mapping(_Shape):  # noqa: N801
+class mapping(_Shape):
     def __init__(self, key: Any, value: Any) -> None:
         self.key, self.value = key, value
 
     def why(self, value, where):
         if not isinstance(value, dict):
             return _not(value, where, "a dict")
-        for k, v in value.items():
-            found = _why(self.key, k, f"{where} (a key)") or _why(self.value, v, f"{where}[{k!r}]")
-            if found:
-                return found
-        return None
+        return _first(
+            _why(self.key, k, f"{where} (a key)") or _why(self.value, v, f"{where}[{k!r}]")
+            for k, v in value.items()
+        )
 
 
-class either(_Shape):  # noqa: N801
+class either(_Shape):
     def __init__(self, *shapes: Any) -> None:
         self.shapes = shapes
 
@@ -105,7 +99,7 @@ def maybe(shape: Any) -> either:
     return either(None, shape)
 
 
-class among(_Shape):  # noqa: N801
+class among(_Shape):
     def __init__(self, *values: Any) -> None:
         self.values = values
 
@@ -115,7 +109,7 @@ class among(_Shape):  # noqa: N801
         return where, f"holds {_text(value)}, none of {', '.join(map(repr, self.values))}"
 
 
-class such_that(_Shape):  # noqa: N801
+class such_that(_Shape):
     """`shape`, and test(value) true (else `says`: what the value does instead)."""
 
     def __init__(self, shape: Any, test: Callable[[Any], bool], says: str) -> None:
@@ -125,7 +119,7 @@ class such_that(_Shape):  # noqa: N801
         return _why(self.shape, value, where) or (None if self.test(value) else (where, self.says))
 
 
-class record(_Shape):  # noqa: N801
+class record(_Shape):
     """An instance of the record `kind`, each field of its declared type, or of the shape
     given here for it (a field declared as a DataFrame: its columns)."""
 
@@ -136,11 +130,10 @@ class record(_Shape):  # noqa: N801
     def why(self, value, where):
         if not isinstance(value, self.kind):
             return _not(value, where, f"a {self.kind.__name__}")
-        for name, shape in self.fields.items():
-            found = _why(shape, getattr(value, name), f"{where}.{name}")
-            if found:
-                return found
-        return None
+        return _first(
+            _why(shape, getattr(value, name), f"{where}.{name}" if where else name)
+            for name, shape in self.fields.items()
+        )
 
 
 def keys_of(kind: type) -> dict[str, Any]:
@@ -148,7 +141,7 @@ def keys_of(kind: type) -> dict[str, Any]:
     return dict(_declared(kind))
 
 
-class frame(_Shape):  # noqa: N801
+class frame(_Shape):
     def __init__(self, columns: Mapping[str, type] | None = None, **more: type) -> None:
         self.columns = {**(columns or {}), **more}
 
@@ -199,24 +192,32 @@ def _why(shape: Any, value: Any, where: str) -> tuple[str, str] | None:
             missing, more = sorted(map(str, set(shape) - set(value))), set(value) - set(shape)
             return where, (f"lacks {', '.join(missing)}" if missing else f"holds {len(more)} "
                            "keys more than it should")  # fmt: skip
-        return next(filter(None, (_why(s, value[k], f"{where}[{k!r}]") for k, s in shape.items())),
-                    None)  # fmt: skip
+        return _first(_why(s, value[k], f"{where}[{k!r}]") for k, s in shape.items())
     if isinstance(shape, tuple):
         if type(value) is not tuple:
             return _not(value, where, "a tuple")
         if len(value) != len(shape):
             return where, f"holds {len(value)} items, not {len(shape)}"
-        found = (_why(s, v, f"{where}[{n}]") for n, (s, v) in enumerate(zip(shape, value)))
-        return next(filter(None, found), None)
+        return _first(_why(s, v, f"{where}[{n}]") for n, (s, v) in enumerate(zip(shape, value)))
     if isinstance(shape, type):
         if _is_record(shape):
             return record(shape).why(value, where)
         if shape is int and isinstance(value, bool):
             return _not(value, where, "an int")
-        if isinstance(value, _CHECKED.get(shape, shape)):
+        if isinstance(value, _CHECKED.get(shape, shape)) or (shape is bool and _numpy_bool(value)):
             return None
         return _not(value, where, _said(shape))
     raise TypeError(f"{shape!r} is not a shape")
+
+
+def _numpy_bool(value: Any) -> bool:
+    numpy = sys.modules.get("numpy")  # (no numpy bool exists before numpy is imported)
+    return numpy is not None and isinstance(value, numpy.bool_)
+
+
+def _first(found) -> tuple[str, str] | None:
+    """The first of `found` that is not None (the first thing wrong), or None."""
+    return next(filter(None, found), None)
 
 
 def _not(value: Any, where: str, wanted: str) -> tuple[str, str]:
@@ -224,16 +225,15 @@ def _not(value: Any, where: str, wanted: str) -> tuple[str, str]:
 
 
 def _text(value: Any) -> str:
-    return "None" if value is None else f"a {type(value).__name__}"
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
 
 
-def _said(kind: type) -> str:
-    return _SAID.get(kind, f"a {kind.__name__}")
-
-
-def _name(kind: type | tuple[type, ...]) -> str:
+def _said(kind: type | tuple[type, ...]) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(_said(k) for k in kinds)
+    return " or ".join(_SAID.get(k, f"a {k.__name__}") for k in kinds)
 
 
 def _is_record(kind: type) -> bool:
@@ -252,7 +252,7 @@ def _declared(kind: type) -> dict[str, Any]:
     return {name: _from_hint(hints[name]) for name in names if name in hints}
 
 
-class said_by(_Shape):  # noqa: N801
+class said_by(_Shape):
     """A shape a function checks: why(value) -> a sentence, or None."""
 
     def __init__(self, why: Callable[[Any], str | None]) -> None:
@@ -263,12 +263,7 @@ class said_by(_Shape):  # noqa: N801
         return None if found is None else (where, found.removeprefix("it "))
 
 
-class _anything(_Shape):  # noqa: N801
-    def why(self, value, where):
-        return None
-
-
-ANYTHING = _anything()
+ANYTHING = said_by(lambda value: None)
 
 
 def _from_hint(hint: Any) -> Any:
