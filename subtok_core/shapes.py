@@ -16,16 +16,15 @@ None. A shape is written as the value it describes:
 - ``many(shape)``: a tuple (or ``kind``) of any length, each item of `shape`;
   ``mapping(key, value)``: a dict of any keys; ``maybe(shape)``, ``either(*shapes)``;
   ``among(*values)``: one of these values; ``such_that(shape, test, says)``: a test more;
-- ``frame(columns)``: a pandas DataFrame with exactly these columns, in this order, each
-  of a dtype of its kind (int, float, str, bool, or object for any), on an index of
-  integers (an empty frame's columns may be of any dtype: pandas makes them objects).
+- ``frame(columns)`` (subtok_core.measure.shapes): a pandas DataFrame with these columns;
+- ``said_by(why)``: what a function says (a chart's spec: lessons.ui.cached.spec_refused).
 
 >>> refused({"size": int, "codes": str}, {"size": "7", "codes": "so"})
 "['size'] holds a str, not an int"
 >>> refused(many((int, str)), ((1, "a"), (2, "b", 3)))
 '[1] holds 3 items, not 2'
->>> refused(frame({"token": str, "tokens": int}), {"token": ["a"]})
-'it holds a dict, not a DataFrame'
+>>> refused(maybe(many(str, list)), {"a": 1})
+'it holds a dict, not a list'
 """
 
 from __future__ import annotations
@@ -40,7 +39,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 _SAID = {int: "an int", float: "a number", str: "a str", bytes: "bytes", bool: "a bool"}
-_COLUMN = {int: "integers", float: "numbers", str: "text", bool: "true or false"}
 _CHECKED = {int: numbers.Integral, float: numbers.Real, complex: numbers.Complex}
 
 
@@ -58,35 +56,35 @@ def expect(shape: Any) -> Callable[[Any], str | None]:
     return functools.partial(refused, shape)
 
 
-class _Shape:
+class Shape:
     """A shape that is not a plain class or literal (see the module's list): its
     why(value, where) is (where, what is wrong there) or None."""
 
 
-class many(_Shape):  # (lower case: read as a declaration, many(int))
+class many(Shape):  # (lower case: read as a declaration, many(int))
     def __init__(self, item: Any, kind: type | tuple[type, ...] = tuple) -> None:
         self.item, self.kind = item, kind
 
     def why(self, value, where):
         if not isinstance(value, self.kind):
-            return _not(value, where, _said(self.kind))
+            return holds_not(value, where, _said(self.kind))
         return _first(_why(self.item, item, f"{where}[{n}]") for n, item in enumerate(value))
 
 
-class mapping(_Shape):
+class mapping(Shape):
     def __init__(self, key: Any, value: Any) -> None:
         self.key, self.value = key, value
 
     def why(self, value, where):
         if not isinstance(value, dict):
-            return _not(value, where, "a dict")
+            return holds_not(value, where, "a dict")
         return _first(
             _why(self.key, k, f"{where} (a key)") or _why(self.value, v, f"{where}[{k!r}]")
             for k, v in value.items()
         )
 
 
-class either(_Shape):
+class either(Shape):
     def __init__(self, *shapes: Any) -> None:
         self.shapes = shapes
 
@@ -99,7 +97,7 @@ def maybe(shape: Any) -> either:
     return either(None, shape)
 
 
-class among(_Shape):
+class among(Shape):
     def __init__(self, *values: Any) -> None:
         self.values = values
 
@@ -109,7 +107,7 @@ class among(_Shape):
         return where, f"holds {_text(value)}, none of {', '.join(map(repr, self.values))}"
 
 
-class such_that(_Shape):
+class such_that(Shape):
     """`shape`, and test(value) true (else `says`: what the value does instead)."""
 
     def __init__(self, shape: Any, test: Callable[[Any], bool], says: str) -> None:
@@ -119,7 +117,7 @@ class such_that(_Shape):
         return _why(self.shape, value, where) or (None if self.test(value) else (where, self.says))
 
 
-class record(_Shape):
+class record(Shape):
     """An instance of the record `kind`, each field of its declared type, or of the shape
     given here for it (a field declared as a DataFrame: its columns)."""
 
@@ -129,7 +127,7 @@ class record(_Shape):
 
     def why(self, value, where):
         if not isinstance(value, self.kind):
-            return _not(value, where, f"a {self.kind.__name__}")
+            return holds_not(value, where, f"a {self.kind.__name__}")
         return _first(
             _why(shape, getattr(value, name), f"{where}.{name}" if where else name)
             for name, shape in self.fields.items()
@@ -141,53 +139,15 @@ def keys_of(kind: type) -> dict[str, Any]:
     return dict(_declared(kind))
 
 
-class frame(_Shape):
-    def __init__(self, columns: Mapping[str, type] | None = None, **more: type) -> None:
-        self.columns = {**(columns or {}), **more}
-
-    def why(self, value, where):
-        import pandas as pd  # here: a shape is declared at import, checked only when read
-
-        if not isinstance(value, pd.DataFrame):
-            return _not(value, where, "a DataFrame")
-        if list(value.columns) != list(self.columns):
-            names = ", ".join(map(str, list(value.columns)[:8]))
-            return where, f"has the columns {names or 'none'}, not {', '.join(self.columns)}"
-        if len(value) == 0:
-            return None
-        if not pd.api.types.is_integer_dtype(value.index.dtype):
-            return where, f"is indexed by {value.index.dtype}, not by row numbers"
-        for name, kind in self.columns.items():
-            column = value[name]
-            if not _column_is(column, kind, pd):
-                said = pd.api.types.infer_dtype(column, skipna=False)
-                return f"{where}[{name!r}]", f"holds {said} values, not {_COLUMN[kind]}"
-        return None
-
-
-def _column_is(column, kind: type, pd) -> bool:
-    types_ = pd.api.types
-    if kind is object:
-        return True
-    if kind is bool:
-        return types_.is_bool_dtype(column.dtype)
-    if kind is int:
-        return types_.is_integer_dtype(column.dtype)
-    if kind is float:  # a number, or missing (NaN, None) in every row
-        number = types_.is_numeric_dtype(column.dtype) and not types_.is_bool_dtype(column.dtype)
-        return number or bool(column.isna().all())
-    return types_.infer_dtype(column, skipna=False) == "string"  # str
-
-
 def _why(shape: Any, value: Any, where: str) -> tuple[str, str] | None:
     """(where, what is wrong there) or None."""
-    if isinstance(shape, _Shape):
+    if isinstance(shape, Shape):
         return shape.why(value, where)
     if shape is None or shape is type(None):
-        return None if value is None else _not(value, where, "None")
+        return None if value is None else holds_not(value, where, "None")
     if isinstance(shape, dict):
         if type(value) is not dict:
-            return _not(value, where, "a dict")
+            return holds_not(value, where, "a dict")
         if set(value) != set(shape):
             missing, more = sorted(map(str, set(shape) - set(value))), set(value) - set(shape)
             return where, (f"lacks {', '.join(missing)}" if missing else f"holds {len(more)} "
@@ -195,7 +155,7 @@ def _why(shape: Any, value: Any, where: str) -> tuple[str, str] | None:
         return _first(_why(s, value[k], f"{where}[{k!r}]") for k, s in shape.items())
     if isinstance(shape, tuple):
         if type(value) is not tuple:
-            return _not(value, where, "a tuple")
+            return holds_not(value, where, "a tuple")
         if len(value) != len(shape):
             return where, f"holds {len(value)} items, not {len(shape)}"
         return _first(_why(s, v, f"{where}[{n}]") for n, (s, v) in enumerate(zip(shape, value)))
@@ -203,10 +163,10 @@ def _why(shape: Any, value: Any, where: str) -> tuple[str, str] | None:
         if _is_record(shape):
             return record(shape).why(value, where)
         if shape is int and isinstance(value, bool):
-            return _not(value, where, "an int")
+            return holds_not(value, where, "an int")
         if isinstance(value, _CHECKED.get(shape, shape)) or (shape is bool and _numpy_bool(value)):
             return None
-        return _not(value, where, _said(shape))
+        return holds_not(value, where, _said(shape))
     raise TypeError(f"{shape!r} is not a shape")
 
 
@@ -220,7 +180,7 @@ def _first(found) -> tuple[str, str] | None:
     return next(filter(None, found), None)
 
 
-def _not(value: Any, where: str, wanted: str) -> tuple[str, str]:
+def holds_not(value: Any, where: str, wanted: str) -> tuple[str, str]:
     return where, f"holds {_text(value)}, not {wanted}"
 
 
@@ -252,7 +212,7 @@ def _declared(kind: type) -> dict[str, Any]:
     return {name: _from_hint(hints[name]) for name in names if name in hints}
 
 
-class said_by(_Shape):
+class said_by(Shape):
     """A shape a function checks: why(value) -> a sentence, or None."""
 
     def __init__(self, why: Callable[[Any], str | None]) -> None:

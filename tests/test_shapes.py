@@ -16,8 +16,9 @@ from subtok_core import compare, corpus
 from subtok_core import measure as metrics
 from subtok_core.measure import information, morphology
 from subtok_core.measure import shapes as measured
+from subtok_core.measure.shapes import frame
 from subtok_core.records import Span
-from subtok_core.shapes import frame, keys_of, many, mapping, maybe, record, refused, such_that
+from subtok_core.shapes import keys_of, many, mapping, maybe, record, refused, such_that
 
 ROOT = Path(__file__).parents[1]
 

@@ -11,7 +11,7 @@ from lessons.ui import cached
 from lessons.ui.store import derived, fingerprint
 from subtok_core import compare, languages
 from subtok_core.charts import languages as viz_languages
-from subtok_core.shapes import frame
+from subtok_core.measure.shapes import frame
 
 
 def premium_table(kinds: tuple[str, ...], prints: tuple[str, ...], models: dict, labels: dict):

@@ -20,7 +20,7 @@ from subtok_core import compare, corpus, parallel
 from subtok_core import measure as metrics
 from subtok_core.charts import compare as viz_compare
 from subtok_core.measure import shapes as measured
-from subtok_core.shapes import frame
+from subtok_core.measure.shapes import frame
 from subtok_core.tokenizer import tokenizer
 
 SAME = "the training corpus"
