@@ -149,3 +149,15 @@ def test_every_derived_table_of_the_pages_declares_its_shape():
 def test_what_is_no_shape_is_said(shape):
     with pytest.raises(TypeError, match="is not a shape"):
         refused(shape, 1)
+
+
+def test_a_window_change_read_back_names_a_target_inside_its_fragment():
+    """/sage's Table 2 shows the target's token (before[target]): one outside is refused."""
+    import dataclasses
+
+    from lessons.sage.paper import TABLE_TWO
+    from subtok_core.sage import paper
+
+    assert refused(TABLE_TWO, paper.TABLE_2) is None
+    far = dataclasses.replace(paper.TABLE_2, target=len(paper.TABLE_2.before))
+    assert refused(TABLE_TWO, far) == "it names a target outside its fragment"

@@ -13,7 +13,7 @@ from lessons.ui.store import derived
 from subtok_core import sage
 from subtok_core.sage import paper, summary, table1, table2
 from subtok_core.sage.explain import bracketed
-from subtok_core.shapes import maybe
+from subtok_core.shapes import maybe, such_that
 
 CELL = "font-family:monospace;padding:2px 8px;vertical-align:top"
 SOURCE = f"Quoted from {paper.CITATION}, as printed (course material {paper.FILE})."
@@ -92,7 +92,15 @@ def _window_change(run: str, trace, sentences) -> table2.WindowChange | None:
         return closeup.state_at(run, step, trace, sentences)
 
     compute = lambda: table2.find_window_change(trace, sentences, state_at)  # noqa: E731
-    return derived(("sage table 2", run), compute, maybe(table2.WindowChange))
+    return derived(("sage table 2", run), compute, maybe(TABLE_TWO))
+
+
+# a window change whose target is a token of the fragment (the page shows it, bold)
+TABLE_TWO = such_that(
+    table2.WindowChange,
+    lambda c: 0 <= c.target < len(c.before) and 0 <= c.target_after < len(c.after),
+    "names a target outside its fragment",
+)
 
 
 def _table_two_rows(c, piece: str, margin: int = 2) -> list[tuple[str, str]]:
