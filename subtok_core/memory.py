@@ -51,6 +51,32 @@ def _libc():
     return libc if libc is not None and hasattr(libc, "malloc_trim") else None
 
 
+# glibc's mallopt parameters (malloc.h)
+M_TRIM_THRESHOLD = -1
+M_MMAP_THRESHOLD = -3
+BIG_BLOCK = 1 << 20  # blocks from 1 MiB up each get their own mapping (big_blocks_apart)
+
+
+def big_blocks_apart(threshold: int = BIG_BLOCK) -> bool:
+    """From now on every block of `threshold` bytes or more is mapped on its own and goes
+    back to the system when freed, and a heap's free top past 128 KiB is trimmed at once.
+
+    glibc raises its mapping threshold to the biggest mapped block freed (up to 32 MiB):
+    after one 20 MB upload came and went, the next uploads' copies (the file's bytes, its
+    text, the tokenizers library's tables) were carved out of the thread arenas of the
+    script threads instead. Freed, they were merged into an arena's top, which malloc_trim
+    does not hand back outside the main arena (glibc 2.36's mtrim trims the main arena's
+    top only): 10 tabs of a 19.9 MB tokenizer.json on /vocab kept the server about 100 MB
+    over its start after every tab closed. Setting the threshold (mallopt) turns that
+    adjustment off. False where the C library has no mallopt (not glibc)."""
+    libc = _libc()
+    if libc is None or not hasattr(libc, "mallopt"):
+        return False
+    return bool(libc.mallopt(M_MMAP_THRESHOLD, threshold)) and bool(
+        libc.mallopt(M_TRIM_THRESHOLD, 128 * 1024)
+    )
+
+
 def give_back() -> bool:
     """Hand the memory freed by dropped values back to the system (glibc's malloc_trim:
     a big freed block otherwise stays in the process's heap, and its resident size with

@@ -30,6 +30,15 @@ def app_server(
     """`streamlit run app.py` on 127.0.0.1:`port` with `env` added and more command-line
     `options` (`--server.disconnectedSessionTTL 4`), its output written to `log` (None:
     dropped); yields its URL."""
+    with app_process(port, env, options, log) as (url, _proc):
+        yield url
+
+
+@contextlib.contextmanager
+def app_process(
+    port: int, env: dict[str, str], options: tuple[str, ...] = (), log: Path | None = None
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """app_server, yielding the server's process beside its URL (its memory is read)."""
     fixed = "--server.headless true --server.address 127.0.0.1 --browser.gatherUsageStats false"
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", *fixed.split(), *options]
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
@@ -52,7 +61,7 @@ def app_server(
                 time.sleep(0.5)
         else:
             raise RuntimeError("the app did not answer /_stcore/health within 60 s")
-        yield url
+        yield url, proc
     finally:
         proc.terminate()
         try:

@@ -135,6 +135,7 @@ def test_expired_sessions_are_shut_down_and_stray_files_dropped():
     from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
     from streamlit.runtime.scriptrunner.script_cache import ScriptCache
     from streamlit.runtime.session_manager import SessionInfo
+    from streamlit.runtime.state.session_state import SessionState
     from streamlit.runtime.uploaded_file_manager import UploadedFileRec
     from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 
@@ -148,6 +149,8 @@ def test_expired_sessions_are_shut_down_and_stray_files_dropped():
     class Session:  # what the sweep calls of an AppSession
         def __init__(self, sid: str):
             self.id = sid
+            self.session_state = SessionState()
+            self.session_state["upload"] = f"{sid}'s uploaded file"
 
         def shutdown(self) -> None:
             shut.append(self.id)
@@ -155,11 +158,25 @@ def test_expired_sessions_are_shut_down_and_stray_files_dropped():
 
     for sid in ("gone", "stored", "forgotten"):
         files.add_file(sid, UploadedFileRec(f"{sid}-file", "f.txt", "text/plain", b"x" * 10))
-    storage.save(SessionInfo(client=None, session=Session("gone")))
+    gone, stored = Session("gone"), Session("stored")
+    storage.save(SessionInfo(client=None, session=gone))
     now[0] = 8.0
-    storage.save(SessionInfo(client=None, session=Session("stored")))
+    storage.save(SessionInfo(client=None, session=stored))
     now[0] = 12.0  # "gone" disconnected 12 s ago: past its 10 s; "stored" 4 s ago
     runtime = types.SimpleNamespace(_session_mgr=sessions, uploaded_file_mgr=files)
     assert compat._close_expired(runtime) == (1, 1)
     assert shut == ["gone"] and list(files.file_storage) == ["stored"]
+    # the session shut down keeps no widget value (an uploaded file) for whoever still
+    # refers to it; the stored one keeps its state
+    assert "upload" not in gone.session_state and "upload" in stored.session_state
     assert compat.close_expired_sessions() is None  # outside a running server
+
+
+def test_the_runtime_loop_still_keeps_the_last_session_it_flushed():
+    """Why the sweep clears a shut-down session's state (compat._close_expired): the
+    runtime's loop names the sessions it flushes in a local variable, which keeps the last
+    one alive once every tab is gone (issue 40: its uploaded 20 MB file with it). When
+    Streamlit no longer does, the clearing can go."""
+    from streamlit.runtime.runtime import Runtime
+
+    assert "active_session_info" in Runtime._loop_coroutine.__code__.co_varnames

@@ -112,6 +112,12 @@ def _close_expired(runtime: Any) -> tuple[int, int]:
     expired = kept.expire() if kept is not None else []
     for _id, info in expired:
         info.session.shutdown()
+        # Streamlit's runtime loop keeps the last session it flushed in a local variable
+        # (Runtime._loop_coroutine's active_session_info) until another tab is flushed:
+        # with every tab closed, that session, its widgets' values and the uploaded file
+        # one of them holds (a 20 MB tokenizer.json) stayed alive. A session shut down
+        # is never run again: its state goes now.
+        info.session.session_state.clear()
     live = {info.session.id for info in sessions.list_sessions()}
     files = runtime.uploaded_file_mgr
     with files._lock:

@@ -56,7 +56,9 @@ def _sweep_forever(every: float) -> None:
 
 @st.cache_resource(show_spinner=False)
 def start_sweeper() -> threading.Thread:
-    """The one sweeper of the server (started by the first run, app.py)."""
+    """The one sweeper of the server (started by the first run, app.py); from then on
+    big blocks go back to the system when freed (subtok_core.memory.big_blocks_apart)."""
+    memory.big_blocks_apart()
     thread = threading.Thread(
         target=_sweep_forever, args=(period(),), name="subtok-session-sweep", daemon=True
     )
