@@ -81,6 +81,7 @@ def test_the_teachers_cookie_is_written_strict_and_the_students_link_never_carri
     assert key not in rooms.store().join(code).link
 
 
+@pytest.mark.slow  # a class session replayed
 def test_a_reload_finds_the_room_again_through_the_cookie(monkeypatch):
     _, key, code = start_class(monkeypatch)
     monkeypatch.setattr(teacher, "browser_cookies", lambda: {teacher.COOKIE: key})

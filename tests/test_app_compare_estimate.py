@@ -120,6 +120,7 @@ def test_two_processors_wait_for_the_busiest_and_a_slice_trains_fewer_words(monk
     assert trainings[0] == ("unigram", 2 * (LINES // 8), SIZE)
 
 
+@pytest.mark.slow  # trainings in turn
 def test_without_worker_processes_the_trainings_take_turns(monkeypatch, trainings):
     monkeypatch.setenv("SUBTOK_WORKERS", "0")
     at = upload("unigram,bpe,wordpiece")

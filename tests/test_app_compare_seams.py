@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pandas as pd
+import pytest
 from apptools import open_page
 
 from subtok_core.charts.languages import premium_chart
@@ -31,6 +32,7 @@ def test_select_all_takes_at_most_six():
     assert "2 to 6" in box.label
 
 
+@pytest.mark.slow  # trains six tokenizers
 def test_a_link_with_unknown_tokenizers_keeps_every_valid_one():
     at = compare_page("bpe,cl100k_base,mistral-v1,upload:xyz")
     assert at.multiselect(key="compare_tok").value == ["bpe", "cl100k_base", "mistral-v1"]
@@ -46,6 +48,7 @@ def test_a_link_with_no_usable_tokenizer_falls_back_to_the_trained_ones_and_says
     assert "'nonsense' is not a tokenizer this page has" in warnings(at)
 
 
+@pytest.mark.slow  # trains six tokenizers
 def test_a_link_with_seven_keeps_the_first_six():
     tok = "bpe,wordpiece,unigram,cl100k_base,mistral-v1,mistral-v3,tekken"
     at = compare_page(tok)
@@ -67,6 +70,7 @@ def colour_scales(spec, found: list) -> None:
             colour_scales(value, found)
 
 
+@pytest.mark.slow  # trains six tokenizers
 def test_every_chart_gives_a_tokenizer_the_same_colour():
     at = compare_page("bpe,cl100k_base,mistral-v1")
     scales: list[dict] = []

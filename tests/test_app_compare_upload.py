@@ -83,6 +83,7 @@ def test_an_upload_is_in_the_list_at_once_and_a_failing_encode_is_a_sentence():
     assert any(said in e.value for e in at.error), [e.value for e in at.error]
 
 
+@pytest.mark.slow  # three sessions train
 def test_three_sessions_uploading_one_file_hold_one_copy():
     store = trace_store()
     sessions = [upload(compare_page(), f"mine-{n}.json", GOOD) for n in range(3)]
@@ -106,6 +107,7 @@ def fresh_store():
     yield
 
 
+@pytest.mark.slow  # many reruns
 def test_an_uploaded_corpus_is_counted_once_however_often_the_page_reruns(monkeypatch):
     from subtok_core import corpus
 

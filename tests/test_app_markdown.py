@@ -58,6 +58,7 @@ def test_a_typed_text_is_text(page, box, query):
     assert_shown_as_text(hostile, typed_page(page, box, PLAIN_TEXT, **query))
 
 
+@pytest.mark.slow  # two unigram runs
 def test_the_lattice_of_a_typed_word_is_text():
     """/unigram trained on the words, so that the word typed has a lattice."""
 

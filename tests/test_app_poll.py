@@ -74,6 +74,7 @@ def open_room_and_round(at: AppTest) -> str:
     return code
 
 
+@pytest.mark.slow  # four sessions
 def test_a_poll_round_three_students_answer_and_the_reveal_shows_the_trace_merge():
     teach = teacher()
     code = open_room_and_round(teach)
@@ -243,6 +244,7 @@ def test_an_uploaded_corpus_stays_off_the_phones_unless_the_teacher_shares_it():
     assert "**The corpus after merge 2**" in texts(pupil.run().markdown)
 
 
+@pytest.mark.slow  # tries codes to the limit
 def test_room_codes_tried_too_often_are_refused_on_the_join_page():
     at = open_page("lessons/poll/page.py", room="KKKK")
     for _ in range(rooms.store().limits.code_tries.count - 1):

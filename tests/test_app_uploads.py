@@ -41,6 +41,7 @@ def test_compare_refuses_a_file_that_cannot_fit_before_parsing_it(monkeypatch):
     assert parsed == [] and [e.value for e in at.error if e.value.startswith(ROOM)]
 
 
+@pytest.mark.slow  # a file past the budget
 def test_vocab_refuses_a_file_that_cannot_fit_before_reading_its_tokens(monkeypatch):
     from subtok_core.vocab import uploaded
 
@@ -54,6 +55,7 @@ def test_vocab_refuses_a_file_that_cannot_fit_before_reading_its_tokens(monkeypa
     assert read == []  # refused on its size alone: its tokens were never read
 
 
+@pytest.mark.slow  # tabs fill the byte budget
 def test_a_new_upload_fits_once_every_tab_holding_the_budget_let_go(monkeypatch):
     store = trace_store()
     first = compare_page()

@@ -66,6 +66,7 @@ def test_a_panic_that_reaches_the_library_is_kept_off_stderr(tmp_path, quiet):
     assert ("panicked" in done.stderr) is not quiet, done.stderr
 
 
+@pytest.mark.slow  # counts tries of long words
 def test_a_crafted_max_word_chars_costs_tries_in_proportion_to_the_word():
     """Before: every try was made and kept, n(n+1)/2 per word (600 words of 199
     characters: 12 million tries, 48.7 s, 2.6 GB); here 100 such words."""

@@ -151,6 +151,7 @@ def test_a_dataframe_of_an_unknown_dtype_is_refused():
         plaindata.decode(json.dumps(bad))
 
 
+@pytest.mark.slow  # warms the pages
 def test_warm_stores_compare_tables_and_a_fresh_page_computes_nothing(fresh_cache_dir, capsys):
     assert main(["warm", LINK]) == 0
     out = capsys.readouterr().out

@@ -92,6 +92,7 @@ def ended(log) -> int:
     return log[0]
 
 
+@pytest.mark.slow  # starts worker processes
 def test_two_keys_train_in_two_processes_at_once(manager):
     barrier = manager.Barrier(2, timeout=120)  # broken (an error) unless both run together
     store = Store(budget_bytes=1 << 20)
@@ -191,6 +192,7 @@ def test_progress_reports_reach_the_parent_in_order(manager):
     assert distinct == [(i, 5, f"step {i}") for i in range(1, 6)]
 
 
+@pytest.mark.slow  # worker processes
 def test_compare_trains_three_tokenizers_in_workers_and_shows_the_same_numbers(monkeypatch):
     """The page's summary against the core computed here, in this process; the page sends
     each training, then each encoding of the corpus, to the pool (two workers here)

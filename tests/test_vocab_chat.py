@@ -25,6 +25,7 @@ def reference_ids(name: str) -> list[int]:
 
 
 @pytest.mark.parametrize("name", ["mistral-v1", "mistral-v3", "tekken"])
+@pytest.mark.slow  # mistral-common's own tokenizer
 def test_ids_equal_mistral_commons_own(name):
     chat = encode_chat(name, SYSTEM, USER, ANSWER)
     assert list(chat.ids) == reference_ids(name)

@@ -12,6 +12,7 @@ import math
 import re
 
 import pandas as pd
+import pytest
 from apptools import infos, open_page
 
 from subtok_core.charts import compare as viz_compare
@@ -169,6 +170,7 @@ def test_the_lattice_legend_says_best_path_and_other_pieces():
 # --- Compare ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # compare trains
 def test_compare_tables_show_readable_column_names():
     at = open_page("lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,unigram")
     overlap = frame_with(at, COLUMN_NAMES["word_initial_share"])
@@ -213,6 +215,7 @@ def test_compare_chart_tooltips_and_axes_have_readable_titles():
         assert "_" not in enc["x"]["title"] and "_" not in enc["y"]["title"]
 
 
+@pytest.mark.slow  # compare trains
 def test_an_unk_chip_on_compare_says_which_text_it_stands_for():
     at = open_page("lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,wordpiece")
     at.text_area(key="compare_encode").input("cat é").run()
