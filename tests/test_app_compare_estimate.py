@@ -142,6 +142,7 @@ def test_only_pretrained_tokenizers_need_no_estimate(trainings):
     assert trainings == []  # nothing to train
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_small_upload_is_trained_without_a_word(monkeypatch):
     monkeypatch.setenv("SUBTOK_WORKERS", "0")  # trained in this process: quicker here
     at = upload("bpe,unigram", "low lower newest widest\nlow low lower\n", size=30)

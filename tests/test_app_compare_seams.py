@@ -23,6 +23,7 @@ def warnings(at) -> str:
     return " ".join(x.value for x in at.warning)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_select_all_takes_at_most_six():
     """Streamlit's "Select all" fills the box up to max_selections: the first six."""
     at = compare_page("bpe,unigram")
@@ -42,6 +43,7 @@ def test_a_link_with_unknown_tokenizers_keeps_every_valid_one():
     assert not at.error
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_link_with_no_usable_tokenizer_falls_back_to_the_trained_ones_and_says_so():
     at = compare_page("nonsense")
     assert at.multiselect(key="compare_tok").value == ["bpe", "wordpiece", "unigram"]
@@ -108,6 +110,7 @@ def test_the_language_chart_marks_every_language_mostly_unknown():
     assert {(r["tokenizer"], r["language"]) for r in rows} == {("BPE", "Chinese"), ("BPE", "Hindi")}
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_page_names_every_marked_language():
     at = compare_page("bpe,cl100k_base")
     said = " ".join(i.value for i in at.info)
@@ -117,6 +120,7 @@ def test_the_page_names_every_marked_language():
         assert language in said
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_page_says_its_bpe_marker_and_the_command_that_trains_it():
     at = compare_page("bpe,unigram")
     said = " ".join(c.value for c in at.caption)
@@ -124,6 +128,7 @@ def test_the_page_says_its_bpe_marker_and_the_command_that_trains_it():
     assert "subtok train bpe --corpus toy:hug-pug --vocab-size 14 --marker sow" in said
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_full_box_names_the_tokenizers_left_out_and_why():
     """Six chosen (what "Select all" gives from BPE and Unigram) of the seven the page has:
     the page says that Tekken, the seventh, is not compared, and why (issue 39: "Select
@@ -135,11 +140,13 @@ def test_a_full_box_names_the_tokenizers_left_out_and_why():
         assert chosen not in said[0]
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_box_with_room_names_nothing_left_out():
     at = compare_page("bpe,unigram")
     assert not any("left out" in c.value for c in at.caption)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_box_shows_every_chosen_tokenizer():
     """The chips wrap onto more rows (issue 39: six chosen, the box scrolled to show two)."""
     at = compare_page("bpe,unigram,wordpiece,cl100k_base,mistral-v1,mistral-v3")

@@ -54,6 +54,7 @@ def upload(at: AppTest, name: str, data: bytes) -> AppTest:
     return at
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_panic_file_gives_a_sentence_and_the_page_goes_on():
     at = upload(compare_page(), "panic.json", PANIC)
     assert [e.value for e in at.error] == [  # its merges are checked before tokenizers panics

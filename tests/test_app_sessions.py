@@ -103,6 +103,7 @@ def by_label(widgets, label: str):
     return next(widget for widget in widgets if widget.label == label)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_sage_seed_does_not_leak_into_the_unigram_seed_vocabulary():
     """The SaGe page binds ?seed= to Word2Vec's seed (a number); Unigram's seed vocabulary
     once had the same key and showed that number as its choice."""

@@ -28,6 +28,7 @@ def fresh_store():
     trace_store().clear()
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_compare_refuses_a_file_that_cannot_fit_before_parsing_it(monkeypatch):
     store, parsed, real = trace_store(), [], hf.from_str
     monkeypatch.setattr(hf, "from_str", lambda *a, **k: parsed.append(1) or real(*a, **k))
@@ -82,6 +83,7 @@ def test_a_new_upload_fits_once_every_tab_holding_the_budget_let_go(monkeypatch)
     del tabs
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_check_verdicts_are_kept_within_the_byte_budget(monkeypatch):
     store = trace_store()
     at = open_page("lessons/check/page.py", data="exercise:runs")

@@ -266,6 +266,7 @@ def test_the_readme_sage_link_keeps_every_setting(monkeypatch):
     assert at.query_params["step"] == "2"
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_readme_compare_link_keeps_every_setting(monkeypatch):
     """The link's run takes minutes (three tokenizers on Wikipedia): Wikipedia is stood in
     for by a toy, and training refused, once the settings are read."""

@@ -35,6 +35,7 @@ def run(*args: str, code: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
 
 
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_a_tokenizer_json_whose_merges_leave_its_vocabulary_gets_our_sentence_only(tmp_path):
     done = run("encode", "--tokenizer", str(bad_tokenizer(tmp_path)), "abab")
     assert done.returncode == 2, done.stderr

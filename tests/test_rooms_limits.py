@@ -183,6 +183,7 @@ def _open_at_once(url: str, gate, failures) -> None:
         failures.put(repr(err))
 
 
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_thirty_processes_opening_a_fresh_database_at_once_all_succeed(tmp_path):
     url = os.environ.get("SUBTOK_TEST_PG_URL") or f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
     if url.startswith("postgresql"):

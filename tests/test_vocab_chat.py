@@ -50,6 +50,7 @@ def test_v1_spells_inst_in_text_pieces_where_v3_has_control_tokens():
     ]
 
 
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_answer_tokens_spell_the_answer():
     chat = encode_chat("tekken", SYSTEM, USER, ANSWER)
     assert "".join(t.piece for t in chat.tokens if t.role == "assistant") == ANSWER

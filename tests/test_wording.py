@@ -102,6 +102,7 @@ def test_corpus_rows_may_wrap_between_words_and_inside_a_long_word():
 # --- Unigram ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_textbook_variant_calls_the_removal_losses_pruning_not_an_m_step():
     at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", step="2")
     said = [h.value for h in at.subheader] + [x.value for x in at.info]
@@ -124,6 +125,7 @@ def test_the_textbook_variant_calls_the_removal_losses_pruning_not_an_m_step():
     assert any("Round 1 · M-step: probabilities from expected counts" in s for s in said)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_prune_it_now_moves_to_the_prune_step_that_removes_the_choice():
     at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", step="2")
     at.selectbox(key="unigram_pick_1").set_value("un").run()
@@ -136,6 +138,7 @@ def test_prune_it_now_moves_to_the_prune_step_that_removes_the_choice():
     assert at.query_params["remove"] == "un"  # a link reproduces the choice
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_lattice_speaks_the_log_base_of_the_loss():
     at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", base="10", step="1")
     log = "log P (base 10)"
@@ -226,6 +229,7 @@ def test_an_unk_chip_on_compare_says_which_text_it_stands_for():
     assert "BPE: [UNK] = 'é'" in note and "WordPiece: [UNK] = 'é'" in note
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_wordpiece_explanation_sits_under_the_side_by_side():
     at = open_page(
         "lessons/compare/page.py", corpus="toy:sunflower", size="20", tok="bpe,wordpiece"
