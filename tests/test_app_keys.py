@@ -215,7 +215,6 @@ def can_meet(a: str, b: str) -> bool:
     )
 
 
-@pytest.mark.slow  # runs every page
 def test_every_key_not_bound_to_the_url_is_made_by_widget_key_and_starts_with_its_page():
     wrong = set()
     for key in source_keys():
