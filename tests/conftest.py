@@ -18,10 +18,18 @@ from subtok_core.pretrained import files
 ROOT = Path(__file__).parents[1]
 CHROMIUM = "/usr/bin/chromium"
 
+# The tests' files (tmp_path, the poll stores' SQLite files, the disk cache below) go to a
+# RAM disk where the machine has one: the poll store commits (and syncs) at every answer,
+# and on a disk the rooms tests spent more time waiting for it than computing. pytest reads
+# PYTEST_DEBUG_TEMPROOT for the root of its temporary directories; one set by hand wins.
+RAM_DISK = Path("/dev/shm")
+TEMP_ROOT = str(RAM_DISK) if RAM_DISK.is_dir() and os.access(RAM_DISK, os.W_OK) else None
+os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", TEMP_ROOT or tempfile.gettempdir())
+
 # The runs the app keeps on disk (subtok_core.diskcache) go to a directory of this test
 # session, the app started for the browser tests included, never to the user's cache;
 # each test gets an empty one of its own (fresh_cache_dir).
-SESSION_CACHE = tempfile.mkdtemp(prefix="subtok-test-cache-")
+SESSION_CACHE = tempfile.mkdtemp(prefix="subtok-test-cache-", dir=TEMP_ROOT)
 os.environ["SUBTOK_CACHE_DIR"] = SESSION_CACHE
 atexit.register(shutil.rmtree, SESSION_CACHE, ignore_errors=True)
 

@@ -22,6 +22,7 @@ def frame_with(at, *columns: str):
     return next(df.value for df in at.dataframe if set(columns) <= set(df.value.columns))
 
 
+@pytest.mark.slow  # compare on a sample
 def test_compare_shows_the_three_002_views_with_bpe_and_unigram():
     at = open_page("lessons/compare/page.py", corpus="toy:hug-pug", size="14", tok="bpe,unigram")
     assert "Bostrom & Durrett (002): BPE against unigram LM" in [s.value for s in at.header]
@@ -50,6 +51,7 @@ def test_compare_shows_the_three_002_views_with_bpe_and_unigram():
     assert "cannot be tested" in infos(at)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_verdict_needs_both_bpe_and_unigram():
     at = open_page("lessons/compare/page.py", corpus="toy:hug-pug", size="14", tok="bpe,wordpiece")
     assert "Choose both BPE and Unigram above to test the claim." in infos(at)

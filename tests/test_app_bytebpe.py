@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
@@ -46,6 +47,7 @@ def test_deep_link_renders_the_step_sentence_of_the_core():
     assert not at.warning and not at.error
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_previous_and_next_move_the_step_and_the_address():
     at = page(corpus="toy:emoji-cjk", step="3")
     at.button(key="bytebpe_step_next").click().run()

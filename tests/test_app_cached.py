@@ -133,6 +133,7 @@ def test_two_sessions_on_different_corpora_each_see_their_own_step():
         assert pairs(at.run()) == [f"({a}, {b})" for a, b, _count in table]
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_two_sessions_typing_the_same_text_share_one_run_and_another_text_trains_its_own():
     """Each session builds its own word counts from the text it typed: equal values held by
     other objects. The run's key is made from their value (subtok_core.keys), so the second

@@ -12,6 +12,7 @@ import html
 import io
 import zipfile
 
+import pytest
 from apptools import infos, open_page
 from streamlit.proto.Block_pb2 import Block
 
@@ -168,6 +169,7 @@ def test_the_check_shows_its_phases_in_a_status():
     assert at.error and "none of the formats the checker reads" in html.unescape(at.error[0].value)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_auto_names_cs336s_rule_and_the_evidence_is_shown():
     """The ties exercise trained by a textbook loop that breaks ties as CS336 does (the
     greater pair): under the default rule 'auto' the page says the list is identical and

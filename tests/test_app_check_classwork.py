@@ -80,6 +80,7 @@ def send(phone, merges) -> None:
     assert not phone.exception, phone.exception
 
 
+@pytest.mark.slow  # a class exercise replayed
 def test_a_class_exercise_from_check_to_the_phones_and_back(monkeypatch):
     right, buggy, differs = lists()
     at, code = teacher_on_check(monkeypatch)
@@ -133,6 +134,7 @@ def test_a_class_exercise_from_check_to_the_phones_and_back(monkeypatch):
     assert not any(f"{a} {b}" in str(r) for r in rows for a, b in right[:3])
 
 
+@pytest.mark.slow  # three checks of lists
 def test_a_second_list_replaces_the_first_and_a_bad_one_is_a_sentence(monkeypatch):
     right, buggy, differs = lists()
     at, code = teacher_on_check(monkeypatch)

@@ -81,6 +81,7 @@ def test_the_teachers_cookie_is_written_strict_and_the_students_link_never_carri
     assert key not in rooms.store().join(code).link
 
 
+@pytest.mark.slow  # a class session replayed
 def test_a_reload_finds_the_room_again_through_the_cookie(monkeypatch):
     _, key, code = start_class(monkeypatch)
     monkeypatch.setattr(teacher, "browser_cookies", lambda: {teacher.COOKIE: key})
@@ -93,6 +94,7 @@ def test_a_reload_finds_the_room_again_through_the_cookie(monkeypatch):
     assert stranger.button(key="bpe_poll_start")  # another browser's key: not this room
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_phones_follow_the_teacher_from_bpe_to_wordpiece_to_unigram_and_home(monkeypatch):
     at, key, code = start_class(monkeypatch)
     monkeypatch.setattr(anonymous, "browser_cookies", lambda: {})
@@ -138,6 +140,7 @@ def test_the_phones_follow_the_teacher_from_bpe_to_wordpiece_to_unigram_and_home
     ]
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_phone_says_when_the_teacher_is_away_and_when_the_class_ended(monkeypatch):
     at, key, code = start_class(monkeypatch)
     monkeypatch.setattr(anonymous, "browser_cookies", lambda: {})
@@ -160,6 +163,7 @@ def test_a_phone_says_when_the_teacher_is_away_and_when_the_class_ended(monkeypa
     assert texts(phone.info) == [f"Your teacher ended the class (room {code})."]
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_record_counts_what_the_panel_counts(monkeypatch):
     at, key, code = start_class(monkeypatch)
     at.button(key="bpe_poll_round").click().run()

@@ -120,6 +120,7 @@ def test_two_processors_wait_for_the_busiest_and_a_slice_trains_fewer_words(monk
     assert trainings[0] == ("unigram", 2 * (LINES // 8), SIZE)
 
 
+@pytest.mark.slow  # trainings in turn
 def test_without_worker_processes_the_trainings_take_turns(monkeypatch, trainings):
     monkeypatch.setenv("SUBTOK_WORKERS", "0")
     at = upload("unigram,bpe,wordpiece")
@@ -141,6 +142,7 @@ def test_only_pretrained_tokenizers_need_no_estimate(trainings):
     assert trainings == []  # nothing to train
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_small_upload_is_trained_without_a_word(monkeypatch):
     monkeypatch.setenv("SUBTOK_WORKERS", "0")  # trained in this process: quicker here
     at = upload("bpe,unigram", "low lower newest widest\nlow low lower\n", size=30)

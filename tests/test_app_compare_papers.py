@@ -27,6 +27,7 @@ def frame_with(at, column: str):
     raise AssertionError(f"no table with the column {column!r}")
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_renyi_and_shannon_on_compare_equal_tokenization_scorer():
     at = open_page("lessons/compare/page.py", **TOY, tok="bpe,cl100k_base")
     table = frame_with(at, "Rényi eff.").set_index("tokenizer")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pandas as pd
+import pytest
 from apptools import open_page
 
 from subtok_core.charts.languages import premium_chart
@@ -22,6 +23,7 @@ def warnings(at) -> str:
     return " ".join(x.value for x in at.warning)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_select_all_takes_at_most_six():
     """Streamlit's "Select all" fills the box up to max_selections: the first six."""
     at = compare_page("bpe,unigram")
@@ -31,6 +33,7 @@ def test_select_all_takes_at_most_six():
     assert "2 to 6" in box.label
 
 
+@pytest.mark.slow  # trains six tokenizers
 def test_a_link_with_unknown_tokenizers_keeps_every_valid_one():
     at = compare_page("bpe,cl100k_base,mistral-v1,upload:xyz")
     assert at.multiselect(key="compare_tok").value == ["bpe", "cl100k_base", "mistral-v1"]
@@ -40,12 +43,14 @@ def test_a_link_with_unknown_tokenizers_keeps_every_valid_one():
     assert not at.error
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_link_with_no_usable_tokenizer_falls_back_to_the_trained_ones_and_says_so():
     at = compare_page("nonsense")
     assert at.multiselect(key="compare_tok").value == ["bpe", "wordpiece", "unigram"]
     assert "'nonsense' is not a tokenizer this page has" in warnings(at)
 
 
+@pytest.mark.slow  # trains six tokenizers
 def test_a_link_with_seven_keeps_the_first_six():
     tok = "bpe,wordpiece,unigram,cl100k_base,mistral-v1,mistral-v3,tekken"
     at = compare_page(tok)
@@ -67,6 +72,7 @@ def colour_scales(spec, found: list) -> None:
             colour_scales(value, found)
 
 
+@pytest.mark.slow  # trains six tokenizers
 def test_every_chart_gives_a_tokenizer_the_same_colour():
     at = compare_page("bpe,cl100k_base,mistral-v1")
     scales: list[dict] = []
@@ -104,6 +110,7 @@ def test_the_language_chart_marks_every_language_mostly_unknown():
     assert {(r["tokenizer"], r["language"]) for r in rows} == {("BPE", "Chinese"), ("BPE", "Hindi")}
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_page_names_every_marked_language():
     at = compare_page("bpe,cl100k_base")
     said = " ".join(i.value for i in at.info)
@@ -113,6 +120,7 @@ def test_the_page_names_every_marked_language():
         assert language in said
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_page_says_its_bpe_marker_and_the_command_that_trains_it():
     at = compare_page("bpe,unigram")
     said = " ".join(c.value for c in at.caption)
@@ -120,6 +128,7 @@ def test_the_page_says_its_bpe_marker_and_the_command_that_trains_it():
     assert "subtok train bpe --corpus toy:hug-pug --vocab-size 14 --marker sow" in said
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_full_box_names_the_tokenizers_left_out_and_why():
     """Six chosen (what "Select all" gives from BPE and Unigram) of the seven the page has:
     the page says that Tekken, the seventh, is not compared, and why (issue 39: "Select
@@ -131,11 +140,13 @@ def test_a_full_box_names_the_tokenizers_left_out_and_why():
         assert chosen not in said[0]
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_box_with_room_names_nothing_left_out():
     at = compare_page("bpe,unigram")
     assert not any("left out" in c.value for c in at.caption)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_box_shows_every_chosen_tokenizer():
     """The chips wrap onto more rows (issue 39: six chosen, the box scrolled to show two)."""
     at = compare_page("bpe,unigram,wordpiece,cl100k_base,mistral-v1,mistral-v3")

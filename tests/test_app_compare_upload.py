@@ -54,6 +54,7 @@ def upload(at: AppTest, name: str, data: bytes) -> AppTest:
     return at
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_panic_file_gives_a_sentence_and_the_page_goes_on():
     at = upload(compare_page(), "panic.json", PANIC)
     assert [e.value for e in at.error] == [  # its merges are checked before tokenizers panics
@@ -83,6 +84,7 @@ def test_an_upload_is_in_the_list_at_once_and_a_failing_encode_is_a_sentence():
     assert any(said in e.value for e in at.error), [e.value for e in at.error]
 
 
+@pytest.mark.slow  # three sessions train
 def test_three_sessions_uploading_one_file_hold_one_copy():
     store = trace_store()
     sessions = [upload(compare_page(), f"mine-{n}.json", GOOD) for n in range(3)]
@@ -106,6 +108,7 @@ def fresh_store():
     yield
 
 
+@pytest.mark.slow  # many reruns
 def test_an_uploaded_corpus_is_counted_once_however_often_the_page_reruns(monkeypatch):
     from subtok_core import corpus
 

@@ -1,6 +1,7 @@
 """The corpus editor gives its words and how they were split (the punctuation box), and the
 pages pass that value on: nothing reads the box back from the session."""
 
+import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
@@ -32,6 +33,7 @@ def commands(at: AppTest) -> list[str]:
     return [c.value for c in at.caption if "subtok train bpe" in c.value]
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_compare_writes_the_command_with_the_punctuation_box_as_checked():
     at = open_page("lessons/compare/page.py", corpus="sample:crime", size="150", tok="bpe,unigram")
     assert commands(at) and "--split-punct" not in commands(at)[0]

@@ -45,6 +45,7 @@ def test_the_helper_escapes_tags_and_markdown_signs():
     )
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_an_uploaded_tokenizers_file_name_and_the_typed_text_are_escaped_on_compare():
     name = f"{HOSTILE}.json"
     at = upload(compare_page(), name, GOOD)
@@ -79,6 +80,7 @@ def test_words_of_the_students_own_text_are_escaped_in_the_corpus_view():
     assert_escaped(at, before)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_bpe_dropout_panel_escapes_the_typed_word():
     at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", step="4")
     at.session_state["bpe_dropout_open"] = True  # the student opens the folded panel

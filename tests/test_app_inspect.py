@@ -4,6 +4,7 @@ each token linked to its card on /vocab."""
 
 import re
 
+import pytest
 from apptools import open_page
 
 from lessons.ui.escape import as_text
@@ -17,6 +18,7 @@ def line_of(at, label: str) -> str:
     return next(m.value for m in at.markdown if m.value.startswith(f"**{as_text(label)}**"))
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_text_from_the_address_and_back():
     at = open_page("lessons/compare/page.py", text="cats  bag", **QUERY)
     assert at.text_area(key="compare_encode").value == "cats  bag"
@@ -24,6 +26,7 @@ def test_text_from_the_address_and_back():
     assert at.query_params["text"] == "a bat"
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_whitespace_toggle_draws_spaces_as_marks():
     at = open_page("lessons/compare/page.py", text="cats\tbag", **QUERY)
     line = line_of(at, "cl100k_base (GPT-4)")
@@ -35,6 +38,7 @@ def test_whitespace_toggle_draws_spaces_as_marks():
     assert any("· a space" in c.value for c in at.caption)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_token_its_characters_and_its_card_share_one_class():
     at = open_page("lessons/compare/page.py", text="cats bag", **QUERY)
     line = line_of(at, "BPE")
@@ -48,6 +52,7 @@ def test_a_token_its_characters_and_its_card_share_one_class():
     assert '<span class="t3">ag</span>' in line
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_model_trained_on_your_own_text_links_to_no_card_and_says_why():
     """/vocab trains on the corpus its address names: a model of the student's own text
     (not in any address) would be another model there, its ids other tokens."""
@@ -59,6 +64,7 @@ def test_a_model_trained_on_your_own_text_links_to_no_card_and_says_why():
     assert "no card" in said and "your own text" in said
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_model_of_an_unedited_corpus_links_with_its_corpus_and_size():
     at = open_page("lessons/compare/page.py", text="cats bag", **QUERY)
     assert 'href="vocab?tok=bpe&amp;id=' in line_of(at, "BPE")

@@ -50,7 +50,9 @@ def test_chips_of_the_students_own_text_are_text(page, prefix, query):
         ("lessons/bpe/page.py", "bpe_encode", {"corpus": "toy:low-lower", "step": "2"}),
         ("lessons/wordpiece/page.py", "wordpiece_encode", {"corpus": "toy:low-lower", "step": "2"}),
         ("lessons/bytebpe/page.py", "bytebpe_encode", {"corpus": "toy:low-lower"}),
-        ("lessons/compare/page.py", "compare_encode", {}),
+        pytest.param(  # compare trains its tokenizers: long (fast tier: README)
+            "lessons/compare/page.py", "compare_encode", {}, marks=pytest.mark.slow
+        ),
     ],
 )
 def test_a_typed_text_is_text(page, box, query):
@@ -58,6 +60,7 @@ def test_a_typed_text_is_text(page, box, query):
     assert_shown_as_text(hostile, typed_page(page, box, PLAIN_TEXT, **query))
 
 
+@pytest.mark.slow  # two unigram runs
 def test_the_lattice_of_a_typed_word_is_text():
     """/unigram trained on the words, so that the word typed has a lattice."""
 
@@ -69,6 +72,7 @@ def test_the_lattice_of_a_typed_word_is_text():
     assert_shown_as_text(typed(HOSTILE_TEXT), typed(PLAIN_TEXT), ("x.png",))
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_dropout_panels_typed_word_is_text():
     """Trained on the words themselves, so that their characters are symbols, not [UNK]."""
 

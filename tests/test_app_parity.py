@@ -11,6 +11,7 @@ merges 7/6, against 9/4 for ordinary BPE (-g 8).
 
 from __future__ import annotations
 
+import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
@@ -36,6 +37,7 @@ def test_the_step_says_the_language_it_served_and_the_dev_lengths():
     assert not at.warning and not at.error
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_tie_of_lengths_and_a_tie_of_pairs_are_said_in_words():
     at = page(step="5")
     said = at.info[0].value
@@ -45,6 +47,7 @@ def test_a_tie_of_lengths_and_a_tie_of_pairs_are_said_in_words():
     assert status["(w, est)"] == "merged" and status["(n, e)"] == "tied"
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_dev_tokens_beside_ordinary_bpe():
     at = page(step="8")
     both = frame_with(at, "after all merges")

@@ -9,6 +9,7 @@ says how they were obtained): event 25 merges ▁low + er, ▁low's IoS 2/7 (it 
 
 from __future__ import annotations
 
+import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
@@ -63,6 +64,7 @@ def test_the_encoder_replays_merges_and_splits():
     assert "**4 tokens:** `▁low` `e` `s` `t`" in [m.value for m in at.markdown]
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_bad_settings_are_sentences():
     at = page(corpus="toy:low-lower", size="10")
     assert any("leaves nothing to learn" in e.value for e in at.error)

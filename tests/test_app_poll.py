@@ -74,6 +74,7 @@ def open_room_and_round(at: AppTest) -> str:
     return code
 
 
+@pytest.mark.slow  # four sessions
 def test_a_poll_round_three_students_answer_and_the_reveal_shows_the_trace_merge():
     teach = teacher()
     code = open_room_and_round(teach)
@@ -99,6 +100,7 @@ def test_a_poll_round_three_students_answer_and_the_reveal_shows_the_trace_merge
     assert verdicts == [["You predicted it."], ["You predicted it."], ["Not this time."]]
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_second_answer_replaces_the_first_and_the_student_follows_to_the_next_step():
     teach = teacher()
     code = open_room_and_round(teach)
@@ -119,6 +121,7 @@ def test_a_second_answer_replaces_the_first_and_the_student_follows_to_the_next_
     ]
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_one_answer_per_student_across_a_reload(monkeypatch):
     """A reload is a new session of the same browser: it sends the cookie the first visit
     wrote, so it is the same student, and the answer it sends replaces the first."""
@@ -141,6 +144,7 @@ def test_one_answer_per_student_across_a_reload(monkeypatch):
     assert "**Round on step 2** (open): **1** student answered." in texts(teach.markdown)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_typed_answer_is_a_count_until_the_teacher_shows_it_as_plain_text():
     teach = teacher()
     code = open_room_and_round(teach)
@@ -225,6 +229,7 @@ def test_the_phones_follow_the_teachers_step_without_a_round():
     assert "**The corpus after merge 3**" in texts(pupil.markdown)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_an_uploaded_corpus_stays_off_the_phones_unless_the_teacher_shares_it():
     teach = AppTest.from_function(teacher_page, default_timeout=60, kwargs={"root": ROOT})
     teach.query_params["corpus"] = "upload:a .txt file"
@@ -243,6 +248,7 @@ def test_an_uploaded_corpus_stays_off_the_phones_unless_the_teacher_shares_it():
     assert "**The corpus after merge 2**" in texts(pupil.run().markdown)
 
 
+@pytest.mark.slow  # tries codes to the limit
 def test_room_codes_tried_too_often_are_refused_on_the_join_page():
     at = open_page("lessons/poll/page.py", room="KKKK")
     for _ in range(rooms.store().limits.code_tries.count - 1):
@@ -253,6 +259,7 @@ def test_room_codes_tried_too_often_are_refused_on_the_join_page():
     assert any("Too many room-code tries from this browser: wait" in e for e in texts(at.error))
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_room_code_in_lowercase_in_the_address_is_tried_once_not_at_every_rerun():
     teach = teacher()
     code = open_room_and_round(teach)

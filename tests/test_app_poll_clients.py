@@ -61,6 +61,7 @@ def test_without_a_passcode_the_panel_asks_for_none(monkeypatch):
     assert at.session_state["poll_teacher_room"]
 
 
+@pytest.mark.slow  # seven teacher sessions
 def test_one_browser_opens_5_rooms_however_many_sessions_it_uses(monkeypatch):
     """Issue 39: one browser opened 7 rooms in 30 s, the limit counting sessions."""
     monkeypatch.delenv(PASSCODE_SETTING, raising=False)
@@ -79,6 +80,7 @@ def test_one_browser_opens_5_rooms_however_many_sessions_it_uses(monkeypatch):
     assert [s.split(":")[0] for s in said[5:]] == ["Too many new rooms from this browser"] * 2
 
 
+@pytest.mark.slow  # hundreds of AppTest runs of /join
 def test_join_counts_code_tries_per_address_not_per_session_or_cookie(monkeypatch):
     """Issue 40: code guessing was limited per session, so it grew with the sockets."""
     from_address(monkeypatch, "203.0.113.5")

@@ -43,6 +43,7 @@ def texts(elements) -> list[str]:
     return [e.value for e in elements]
 
 
+@pytest.mark.slow  # a poll round
 def test_the_class_is_asked_which_part_is_removed_and_the_reveal_says_why():
     teach = AppTest.from_function(teacher_page, default_timeout=60, kwargs={"root": ROOT})
     teach.query_params["step"] = "25"

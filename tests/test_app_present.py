@@ -40,6 +40,7 @@ def test_play_offers_a_speed_and_pause_stops_it():
     assert at.session_state["bpe_step_playing"] is False and not at.radio
 
 
+@pytest.mark.slow  # a timer's reruns
 def test_play_at_the_last_step_starts_again_from_the_first():
     at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", marker="eow", step="10")
     at.button(key="bpe_step_play").click().run()
@@ -73,6 +74,7 @@ def test_presenter_mode_keeps_the_class_poll_and_can_be_left():
     assert at.slider(key="step").value == 2
 
 
+@pytest.mark.slow  # a timer's reruns
 def test_the_presenter_switch_in_the_sidebar_turns_it_on():
     at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", step="1")
     next(t for t in at.toggle if t.label == "Presenter mode").set_value(True).run()

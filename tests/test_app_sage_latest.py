@@ -4,6 +4,7 @@ session key."""
 
 from pathlib import Path
 
+import pytest
 from apptools import open_page
 from streamlit.testing.v1 import AppTest
 
@@ -41,6 +42,7 @@ def test_the_session_key_keeps_its_value_and_is_spelled_in_one_module():
     assert spelled == ["lessons/sage/latest.py"]
 
 
+@pytest.mark.slow  # SaGe then compare
 def test_compare_offers_sage_once_the_owner_holds_a_run_and_not_before():
     from subtok_core import sage
 

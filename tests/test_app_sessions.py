@@ -80,6 +80,7 @@ def test_retraining_sage_changes_the_numbers_compare_shows(sage_models):
     assert any("V = 120" in info.value for info in at.info)
 
 
+@pytest.mark.slow  # compare trains twice
 def test_your_own_text_on_compare_has_its_own_box_beside_the_text_to_encode():
     """The corpus editor's box and the box of the text to encode once shared one key."""
     mine, typed = "low lower lowest newer newest wider", "slowest"
@@ -102,6 +103,7 @@ def by_label(widgets, label: str):
     return next(widget for widget in widgets if widget.label == label)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_sage_seed_does_not_leak_into_the_unigram_seed_vocabulary():
     """The SaGe page binds ?seed= to Word2Vec's seed (a number); Unigram's seed vocabulary
     once had the same key and showed that number as its choice."""
@@ -181,6 +183,7 @@ def hf_json(vocab_size: int) -> bytes:
     return tok.to_str().encode()
 
 
+@pytest.mark.slow  # two uploads measured
 def test_two_sessions_uploading_files_of_one_name_each_measure_their_own():
     """Compare's measures, charts and pairwise tables are shared by every session; an
     uploaded tokenizer.json is known by its content, not its name."""

@@ -46,6 +46,7 @@ def test_superbpe_encodes_the_sentence_in_8_tokens_and_16_at_the_transition_poin
     assert "Stage: ordinary" in " ".join(c.value for c in at.caption)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_boundless_step_10_is_a_supermerge_that_beat_the_ordinary_merge():
     at = page("boundless", corpus=TOY, step="10")
     sentence = at.info[0].value
@@ -65,6 +66,7 @@ def test_the_quiz_judges_the_next_merge(name, step):
 
 
 @pytest.mark.parametrize("name", ["superbpe", "boundless"])
+@pytest.mark.slow  # trains on each bad input
 def test_bad_input_is_a_sentence(name):
     at = page(name, corpus=TOY, ties="biggest", merges="5")
     assert at.warning  # the address's tie rule corrected, with a sentence

@@ -1,6 +1,7 @@
 """AppTest: the Unigram page steps through E, M and prune, lets the student pick the
 removal, draws the lattice, and survives bad input."""
 
+import pytest
 from apptools import infos, open_page
 from streamlit.testing.v1 import AppTest
 
@@ -38,6 +39,7 @@ def test_the_seed_is_step_zero_and_the_e_step_gives_the_probabilities():
     assert "frequency / 155" in infos(at)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_student_removes_un_as_the_slides_and_round_two_follows():
     at = unigram_page(corpus="toy:run-bug", step="2")
     at.selectbox(key="unigram_pick_1").set_value("un").run()
@@ -87,6 +89,7 @@ def test_em_variant_shows_expected_counts_and_posteriors_from_the_url():
     assert edges["piece"].iloc[0].startswith("\u2581")
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_rounding_caption_credits_001_only_on_its_own_corpus():
     # 001 computes run/bug/fun/sun only; on hug/pug the page says what rounding *would* give
     at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", base="10", step="1")

@@ -28,6 +28,7 @@ def fresh_store():
     trace_store().clear()
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_compare_refuses_a_file_that_cannot_fit_before_parsing_it(monkeypatch):
     store, parsed, real = trace_store(), [], hf.from_str
     monkeypatch.setattr(hf, "from_str", lambda *a, **k: parsed.append(1) or real(*a, **k))
@@ -41,6 +42,7 @@ def test_compare_refuses_a_file_that_cannot_fit_before_parsing_it(monkeypatch):
     assert parsed == [] and [e.value for e in at.error if e.value.startswith(ROOM)]
 
 
+@pytest.mark.slow  # a file past the budget
 def test_vocab_refuses_a_file_that_cannot_fit_before_reading_its_tokens(monkeypatch):
     from subtok_core.vocab import uploaded
 
@@ -54,6 +56,7 @@ def test_vocab_refuses_a_file_that_cannot_fit_before_reading_its_tokens(monkeypa
     assert read == []  # refused on its size alone: its tokens were never read
 
 
+@pytest.mark.slow  # tabs fill the byte budget
 def test_a_new_upload_fits_once_every_tab_holding_the_budget_let_go(monkeypatch):
     store = trace_store()
     first = compare_page()
@@ -80,6 +83,7 @@ def test_a_new_upload_fits_once_every_tab_holding_the_budget_let_go(monkeypatch)
     del tabs
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_check_verdicts_are_kept_within_the_byte_budget(monkeypatch):
     store = trace_store()
     at = open_page("lessons/check/page.py", data="exercise:runs")

@@ -90,10 +90,19 @@ def naming(at: AppTest, param: str) -> list[str]:
 
 
 def cases(lessons):
+    """Every parameter with every bad value. The fast tier runs one bad value a parameter,
+    each kind of bad value in turn (the k-th parameter gets BAD[k % 4]), so every parameter
+    and every kind of bad value runs there; the other three are marked slow (CI runs them)."""
     return [
-        pytest.param(lesson, param, bad, id=f"{lesson}-{param}={bad or 'empty'}")
+        pytest.param(
+            lesson,
+            param,
+            bad,
+            id=f"{lesson}-{param}={bad or 'empty'}",
+            marks=() if bad == BAD[k % len(BAD)] else pytest.mark.slow,
+        )
         for lesson in lessons
-        for param in GRID[lesson][1]
+        for k, param in enumerate(GRID[lesson][1])
         for bad in BAD
     ]
 
@@ -257,6 +266,7 @@ def test_the_readme_sage_link_keeps_every_setting(monkeypatch):
     assert at.query_params["step"] == "2"
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_readme_compare_link_keeps_every_setting(monkeypatch):
     """The link's run takes minutes (three tokenizers on Wikipedia): Wikipedia is stood in
     for by a toy, and training refused, once the settings are read."""

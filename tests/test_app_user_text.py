@@ -40,7 +40,7 @@ def assert_literal(at: AppTest, strings) -> None:
     assert all(s in read for s in strings), [s for s in strings if s not in read]
 
 
-@pytest.mark.slow
+# not slow: the fast tier's run of /vocab (a toy BPE on a short text, five runs of the page)
 def test_tokens_in_vocabs_merge_tree_are_text():
     text = " ".join(HOSTILE * 3)
     model = compare.train("bpe", corpus.from_text(text, False, name="your text"), 200)

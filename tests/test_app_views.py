@@ -62,6 +62,7 @@ def captions(at: AppTest) -> str:
 # --- each page keeps its own view ------------------------------------------------------
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_each_page_opens_on_its_own_last_view_and_the_address_says_which():
     at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", step="5")
     assert view(at) == ("toy:low-lower", 5)
@@ -101,6 +102,7 @@ def test_a_link_with_parameters_opens_what_it_says_not_the_remembered_view():
     assert view(at) == ("toy:fox", 0) and at.query_params == {"corpus": "toy:fox"}
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_new_corpus_starts_at_step_zero_from_its_own_settings():
     at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", step="5")
     choose(at, at.selectbox(key="marker"), "suffix", "eow")

@@ -3,6 +3,7 @@
 import html
 import re
 
+import pytest
 from apptools import infos, open_page
 from streamlit.testing.v1 import AppTest
 
@@ -64,6 +65,7 @@ def test_hug_pug_shows_the_course_slip_and_the_exact_third_merge():
     assert any("2/45" in md.value for md in at.markdown)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_predicting_the_next_merge_uses_scores():
     at = wordpiece_page(corpus="toy:sunflower")
     at.selectbox(key="wordpiece_guess_0").set_value(("f", "##l")).run()

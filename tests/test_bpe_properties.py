@@ -10,6 +10,7 @@ from __future__ import annotations
 import pickle
 from itertools import pairwise
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -126,6 +127,7 @@ def dict_of(rows) -> dict[tuple[str, str], int]:
 
 @SETTINGS
 @given(setups())
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_steps_are_consistent(setup):
     wc, marker, ties, merges = setup
     trace = snapshot_trace(wc, marker, ties, merges)
@@ -161,6 +163,7 @@ def test_steps_are_consistent(setup):
 
 @SETTINGS
 @given(setups())
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_segmentations_join_back_to_the_words(setup):
     wc, marker, ties, merges = setup
     trace = snapshot_trace(wc, marker, ties, merges)
@@ -308,6 +311,7 @@ def test_vocab_size_target(setup, extra):
     st.sampled_from(MARKERS),
     st.integers(0, 20),
 )
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_spans_of_words_that_contain_marker_characters(table, marker, merges):
     # a word may hold "</w>" or "▁" as text; its pieces still map back onto its characters
     wc = from_pairs(list(table.items()))

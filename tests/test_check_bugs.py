@@ -217,6 +217,7 @@ def test_the_tokenizers_rule_is_the_tokenizers_librarys():
     assert not verdict((text,), theirs, ties="lex").identical
 
 
+@pytest.mark.slow  # trains every hypothesis
 def test_a_bug_no_hypothesis_reproduces_is_unknown():
     def second_best_once(table, words, seen=[]):  # noqa: B006  (bug: at merge 3, the runner-up)
         seen.append(1)

@@ -38,6 +38,7 @@ def test_tokenizers_merges_on_a_streamed_file_are_identical(tmp_path, monkeypatc
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.slow  # the Lee sample checked whole and in pieces
 def test_a_difference_is_named_as_on_the_file_read_whole(tmp_path, monkeypatch, capsys, workers):
     lowered = file_lines(LEE.read_text(encoding="utf-8").lower())  # a lowercasing trainer
     steps = trace_bytebpe(lowered, merges=40, ties="tokenizers").steps

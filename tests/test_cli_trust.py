@@ -35,6 +35,7 @@ def run(*args: str, code: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
 
 
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_a_tokenizer_json_whose_merges_leave_its_vocabulary_gets_our_sentence_only(tmp_path):
     done = run("encode", "--tokenizer", str(bad_tokenizer(tmp_path)), "abab")
     assert done.returncode == 2, done.stderr
@@ -66,6 +67,7 @@ def test_a_panic_that_reaches_the_library_is_kept_off_stderr(tmp_path, quiet):
     assert ("panicked" in done.stderr) is not quiet, done.stderr
 
 
+@pytest.mark.slow  # counts tries of long words
 def test_a_crafted_max_word_chars_costs_tries_in_proportion_to_the_word():
     """Before: every try was made and kept, n(n+1)/2 per word (600 words of 199
     characters: 12 million tries, 48.7 s, 2.6 GB); here 100 such words."""

@@ -74,6 +74,7 @@ def token_lines(at) -> dict[str, str]:
     return lines
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_compare_page_tokenizes_the_typed_text_with_each_tokenizer():
     at = open_page("lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,unigram")
     assert set(token_lines(at)) == {"BPE", "Unigram"}
@@ -87,6 +88,7 @@ def test_compare_page_tokenizes_the_typed_text_with_each_tokenizer():
     assert "<sub>" in token_lines(at)["BPE"]
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_compare_page_shows_the_metrics_of_each_tokenizer():
     at = open_page("lessons/compare/page.py", corpus="toy:hug-pug", size="14", tok="bpe,wordpiece")
     summary = next(df.value for df in at.dataframe if "tokens per word" in df.value.columns)

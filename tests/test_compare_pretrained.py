@@ -193,6 +193,7 @@ def test_an_uploaded_tokenizer_json_joins_the_choices(tmp_path):
     )
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_broken_tokenizer_json_is_a_message():
     at = open_page(
         "lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,cl100k_base"
@@ -203,6 +204,7 @@ def test_a_broken_tokenizer_json_is_a_message():
     assert at.error and "bad.json" in at.error[0].value
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_trained_tokenizer_exports_on_request_and_a_pretrained_one_does_not():
     at = open_page(
         "lessons/compare/page.py", corpus="toy:hug-pug", size="14", tok="bpe,cl100k_base"

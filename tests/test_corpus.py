@@ -79,6 +79,7 @@ def test_count_words_matches_counter():
     assert wc.words == ("b", "a", "c", "d")
 
 
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_count_lines_counts_the_words_and_the_line_ends():
     wc = count_lines(["a b a", "", "b c", "c"])
     assert wc.items() == [("a", 2), ("b", 2), ("c", 2)]

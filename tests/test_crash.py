@@ -35,6 +35,7 @@ def test_stop_and_interrupt_pass_through_the_helper():
             raise stop()
 
 
+@pytest.mark.slow  # starts the command line
 def test_the_panic_file_in_the_cli_is_an_error_line_and_exit_2(tmp_path):
     path = tmp_path / "panic.json"
     path.write_bytes(PANIC)

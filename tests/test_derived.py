@@ -151,6 +151,7 @@ def test_a_dataframe_of_an_unknown_dtype_is_refused():
         plaindata.decode(json.dumps(bad))
 
 
+@pytest.mark.slow  # warms the pages
 def test_warm_stores_compare_tables_and_a_fresh_page_computes_nothing(fresh_cache_dir, capsys):
     assert main(["warm", LINK]) == 0
     out = capsys.readouterr().out
@@ -179,6 +180,7 @@ def test_the_readme_links_are_the_shared_ones_of_its_share_a_view_section():
     assert section.count("`/") == len(links)  # and none of the section's links missed
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_warm_from_a_file_opens_its_addresses_once_each(tmp_path, capsys):
     listed = tmp_path / "monday.txt"
     listed.write_text(f"# Monday's class\n{LINK}\n\n{LINK}\n", encoding="utf-8")

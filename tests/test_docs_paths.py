@@ -207,6 +207,7 @@ def algorithm_importers() -> set[str]:
     return found
 
 
+@pytest.mark.slow  # scans the imports of every page
 def test_architecture_names_the_pages_that_import_an_algorithm_directly():
     text = (ROOT / "docs/ARCHITECTURE.md").read_text(encoding="utf-8")
     listed = re.split(r"import an algorithm\s+package directly", text)[1].split("\n## ")[0]

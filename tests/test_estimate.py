@@ -204,6 +204,7 @@ st.write(f"{len(wc.words)} distinct words, {wc.total} running words from {wc.nam
 """
 
 
+@pytest.mark.slow  # times real runs
 def test_an_upload_on_a_lesson_page_is_timed_and_can_be_cut_to_its_first_lines():
     """The page's upload path (lessons.ui.upload.counted_upload): an upload of 200,000
     lines, each with its own two words, would take Unigram EM minutes; the slice 1/8 keeps

@@ -224,11 +224,13 @@ SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
 
 @SETTINGS
 @given(VALUES)
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_a_value_remade_from_new_objects_has_the_same_key(value):
     assert fingerprint(same(value)) == fingerprint(value)
 
 
 @SETTINGS
 @given(VALUES, VALUES)
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_two_values_share_a_key_exactly_when_they_are_the_same(one, other):
     assert (fingerprint(one) == fingerprint(other)) == (shape(one) == shape(other))

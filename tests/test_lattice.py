@@ -167,6 +167,7 @@ def test_edges_are_every_vocabulary_piece_inside_the_word(case):
 
 @SETTINGS
 @given(word_and_vocab(every_char=False), st.integers(1, 40))
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_unk_edges_only_for_characters_without_a_piece(case, penalty):
     word, logp = case
     unk = min(logp.values(), default=0.0) - penalty

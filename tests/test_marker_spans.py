@@ -56,6 +56,7 @@ def test_bpe_eow_offsets_are_tokenizers(tmp_path, capsys):
     assert offsets_agree(train_bpe(wc(), merges=300, marker="eow"), tmp_path, capsys) > 1000
 
 
+@pytest.mark.slow  # a reference library's runs
 def test_unigram_offsets_are_tokenizers(tmp_path, capsys):
     model = train_unigram(wc(), "em", vocab_size=300)
     # a word whose pieces fit in two equally probable orders ("000": 00 + 0 here, 0 + 00 in

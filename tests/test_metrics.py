@@ -37,7 +37,10 @@ def encoded():
     return [(tokenize_with(m, list(LEE)), tokenizer(m).vocab_size) for m in (model, cl100k)]
 
 
-@pytest.mark.parametrize("alpha", [2.5, 3.0, 1.5])
+@pytest.mark.parametrize(  # one power in the fast tier, the others in the full run
+    "alpha",
+    [2.5, pytest.param(3.0, marks=pytest.mark.slow), pytest.param(1.5, marks=pytest.mark.slow)],
+)
 def test_renyi_and_shannon_efficiency_equal_tokenization_scorer(alpha):
     for t, size in encoded():
         text = stream(t)

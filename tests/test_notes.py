@@ -211,6 +211,7 @@ def test_the_removal_caption_gives_001s_printed_table_from_rounded_probabilities
     assert "on run/bug/fun/sun" in other and "second removal table" not in other
 
 
+@pytest.mark.slow  # opens /unigram several times
 def test_the_unigram_page_puts_the_rounded_table_under_the_exact_one():
     at = open_page("lessons/unigram/page.py", **dict(note("001-removal-table").query))
     captions = [c.value for c in at.caption]

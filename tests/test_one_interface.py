@@ -52,6 +52,7 @@ def pretrained_checks(source: str) -> list[int]:
     return lines
 
 
+@pytest.mark.slow  # scans the sources
 def test_no_pretrained_check_outside_the_interface():
     found = {str(path): pretrained_checks(text) for path, text in sources() if path not in ALLOWED}
     assert {name: lines for name, lines in found.items() if lines} == {}

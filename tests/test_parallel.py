@@ -92,6 +92,7 @@ def ended(log) -> int:
     return log[0]
 
 
+@pytest.mark.slow  # starts worker processes
 def test_two_keys_train_in_two_processes_at_once(manager):
     barrier = manager.Barrier(2, timeout=120)  # broken (an error) unless both run together
     store = Store(budget_bytes=1 << 20)
@@ -106,6 +107,7 @@ def test_two_keys_train_in_two_processes_at_once(manager):
     assert all(nice == os.nice(0) + parallel.NICE for _, nice in found.values())
 
 
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_the_same_key_asked_twice_trains_once(manager):
     """The first session's child reports, then waits at `gate` until the second session
     follows the same run; only then does it end. (It used to run 20 short steps and the
@@ -153,6 +155,7 @@ def test_a_value_error_in_the_child_comes_back_as_the_same_value_error():
         batch.get_all(Store(budget_bytes=1 << 20), {"k": lambda r: parallel.run(refuse, report=r)})
 
 
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_stop_in_the_page_cancels_the_child_before_it_finishes(manager):
     log, seen = manager.list(), []
 
@@ -191,6 +194,7 @@ def test_progress_reports_reach_the_parent_in_order(manager):
     assert distinct == [(i, 5, f"step {i}") for i in range(1, 6)]
 
 
+@pytest.mark.slow  # worker processes
 def test_compare_trains_three_tokenizers_in_workers_and_shows_the_same_numbers(monkeypatch):
     """The page's summary against the core computed here, in this process; the page sends
     each training, then each encoding of the corpus, to the pool (two workers here)

@@ -8,6 +8,8 @@ import multiprocessing
 import os
 import threading
 
+import pytest
+
 from subtok_core import bpe, corpus, diskcache, parallel, plaindata
 from subtok_core.diskcache import DiskCache
 from subtok_core.store import Store
@@ -229,6 +231,7 @@ def _write_many(directory: str, start: int) -> None:
         store.get(n % 60, lambda report, n=n: [n % 60] * (1000 + 997 * (n % 7)))
 
 
+@pytest.mark.slow  # starts two processes
 def test_two_processes_writing_one_directory_leave_every_file_whole(tmp_path, caplog):
     spawn = multiprocessing.get_context("spawn")
     workers = [spawn.Process(target=_write_many, args=(str(tmp_path), s)) for s in (0, 20)]

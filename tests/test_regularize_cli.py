@@ -175,6 +175,7 @@ def test_help_documents_the_json_shapes(capsys):
 # --- the pages -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_bpe_page_draws_dropout_samples_and_the_spread():
     at = open_page(
         "lessons/bpe/page.py", corpus="toy:low-lower", marker="eow", merges="10", step="10"
@@ -194,6 +195,7 @@ def test_bpe_page_draws_dropout_samples_and_the_spread():
     assert any("Type a word" in e.value for e in at.error) and not at.exception
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_unigram_page_lists_the_n_best_and_samples(tmp_path):
     at = open_page("lessons/unigram/page.py", corpus="toy:hug-pug", step="1", seed="given")
     at.session_state["unigram_nbest_open"] = True  # the student opens the expander

@@ -4,6 +4,7 @@ kept.py; counting enwiki's words cost every restarted Compare about a second).""
 
 from __future__ import annotations
 
+import pytest
 from apptools import open_page
 from conftest import clear_every_cache
 
@@ -52,6 +53,7 @@ def restart() -> None:
     samples.sample_lines.cache_clear()
 
 
+@pytest.mark.slow  # a real sample, warmed
 def test_a_warmed_page_on_a_sample_counts_no_word_after_a_restart(fresh_cache_dir, monkeypatch):
     assert main(["warm", LINK]) == 0
     restart()

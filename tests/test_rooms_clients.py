@@ -48,6 +48,7 @@ def test_a_script_dropping_its_cookie_is_held_to_5_rooms_per_address(polls, cloc
     assert not refused(opened(polls, TEACHER, "the-teachers-own-key-01"))  # another client
 
 
+@pytest.mark.slow  # an hour of tries: 3600 rooms asked for
 def test_one_client_cannot_reach_the_servers_bound_and_a_teacher_always_opens(polls, clock):  # noqa: F811
     """Issue 40: a script used up the server's 60 rooms an hour in 6 s."""
     made = 0

@@ -98,6 +98,7 @@ def test_room_codes_tried_too_often_get_a_wait_with_a_sentence(polls, clock, cap
     assert polls.try_code(code, "guesser").code == code
 
 
+@pytest.mark.slow  # hundreds of wrong codes
 def test_wrong_codes_from_many_browsers_are_bounded_per_server(polls):  # noqa: F811
     for k in range(polls.limits.wrong_codes.count):
         with pytest.raises(ValueError, match="There is no room"):
@@ -106,6 +107,7 @@ def test_wrong_codes_from_many_browsers_are_bounded_per_server(polls):  # noqa: 
         polls.try_code("KKKK", "one more browser", Client("192.0.2.99"))
 
 
+@pytest.mark.slow  # many codes
 def test_a_right_code_is_accepted_even_when_the_server_has_seen_too_many_wrong_ones(polls):  # noqa: F811
     code = open_room(polls)
     wrong = "KKKK" if code != "KKKK" else "KKKM"
@@ -181,6 +183,7 @@ def _open_at_once(url: str, gate, failures) -> None:
         failures.put(repr(err))
 
 
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_thirty_processes_opening_a_fresh_database_at_once_all_succeed(tmp_path):
     url = os.environ.get("SUBTOK_TEST_PG_URL") or f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
     if url.startswith("postgresql"):

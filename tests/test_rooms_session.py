@@ -172,6 +172,7 @@ def test_the_summary_counts_each_round_and_puts_the_hardest_first(polls):  # noq
     ]
 
 
+@pytest.mark.slow  # two stores, many rooms
 def test_two_servers_on_one_database_keep_a_room_within_its_limit(polls, clock):  # noqa: F811
     other = second_server(polls, clock)
     code = teacher_room(polls)

@@ -64,6 +64,7 @@ def test_a_whole_run_keeps_every_step_it_reported():
     assert [s.pruned for s in runs.kept["sage"]] == [s.pruned for s in trace.steps]
 
 
+@pytest.mark.slow  # a SaGe run stopped, run again
 def test_the_page_after_stop_shows_the_steps_kept_and_runs_again(monkeypatch):
     """The SaGe page, stopped with two of its three steps finished (180 BPE pieces pruned
     to 150, 10 a step: the log kept says 170 and 160): it says so, shows their log, has no

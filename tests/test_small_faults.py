@@ -70,6 +70,7 @@ def test_a_model_file_of_format_version_99_is_refused_with_a_sentence(tmp_path, 
     assert main(["encode", "--model", saved(tmp_path, data), "low"]) == 0  # version 1 reads
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_a_bytebpe_sample_run_is_kept_under_its_texts_fingerprint_not_its_name(monkeypatch):
     """A sample whose text changed under the same name (a new gensim) is trained again:
     its run was kept under the name, so the old text's run was served."""

@@ -57,12 +57,14 @@ def nfkc(lines: list[str]) -> list[str]:
     return [unicodedata.normalize("NFKC", line) for line in lines]
 
 
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_the_seed_of_lee_has_sentencepieces_size_at_its_defaults():
     lines = load_lines("sample:lee")  # gensim/test/test_data/lee_background.cor
     theirs = sentencepiece_seed(lines, vocab_size=8000)  # every other setting its default
     assert our_seed(nfkc(lines), SENTENCEPIECE_COVERAGE) == theirs
 
 
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_the_seed_of_lee_has_sentencepieces_size_at_full_coverage():
     lines = load_lines("sample:lee")
     theirs = sentencepiece_seed(

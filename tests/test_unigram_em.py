@@ -126,6 +126,7 @@ words_st = st.lists(st.text(alphabet="abc", min_size=1, max_size=6), min_size=1,
     counts=st.lists(st.integers(1, 9), min_size=8, max_size=8),
     marker=st.sampled_from(["sow", "none"]),
 )
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_loss_never_rises_on_random_corpora(words, counts, marker):
     wc = from_pairs(list(zip(words, counts, strict=False)))
     vocab_size = len(set("".join(wc.words))) + (marker == "sow")

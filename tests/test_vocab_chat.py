@@ -25,6 +25,7 @@ def reference_ids(name: str) -> list[int]:
 
 
 @pytest.mark.parametrize("name", ["mistral-v1", "mistral-v3", "tekken"])
+@pytest.mark.slow  # mistral-common's own tokenizer
 def test_ids_equal_mistral_commons_own(name):
     chat = encode_chat(name, SYSTEM, USER, ANSWER)
     assert list(chat.ids) == reference_ids(name)
@@ -49,6 +50,7 @@ def test_v1_spells_inst_in_text_pieces_where_v3_has_control_tokens():
     ]
 
 
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_answer_tokens_spell_the_answer():
     chat = encode_chat("tekken", SYSTEM, USER, ANSWER)
     assert "".join(t.piece for t in chat.tokens if t.role == "assistant") == ANSWER

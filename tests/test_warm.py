@@ -17,6 +17,7 @@ from subtok_core.warm import find_app, lesson_pages
 LINK = "/bpe?corpus=toy:low-lower&marker=eow&merges=4"
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_warm_fills_the_cache_and_the_deep_link_then_trains_nothing(
     fresh_cache_dir, monkeypatch, capsys, caplog
 ):

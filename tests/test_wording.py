@@ -12,6 +12,7 @@ import math
 import re
 
 import pandas as pd
+import pytest
 from apptools import infos, open_page
 
 from subtok_core.charts import compare as viz_compare
@@ -101,6 +102,7 @@ def test_corpus_rows_may_wrap_between_words_and_inside_a_long_word():
 # --- Unigram ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_textbook_variant_calls_the_removal_losses_pruning_not_an_m_step():
     at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", step="2")
     said = [h.value for h in at.subheader] + [x.value for x in at.info]
@@ -123,6 +125,7 @@ def test_the_textbook_variant_calls_the_removal_losses_pruning_not_an_m_step():
     assert any("Round 1 · M-step: probabilities from expected counts" in s for s in said)
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_prune_it_now_moves_to_the_prune_step_that_removes_the_choice():
     at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", step="2")
     at.selectbox(key="unigram_pick_1").set_value("un").run()
@@ -135,6 +138,7 @@ def test_prune_it_now_moves_to_the_prune_step_that_removes_the_choice():
     assert at.query_params["remove"] == "un"  # a link reproduces the choice
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_lattice_speaks_the_log_base_of_the_loss():
     at = open_page("lessons/unigram/page.py", corpus="toy:run-bug", base="10", step="1")
     log = "log P (base 10)"
@@ -169,6 +173,7 @@ def test_the_lattice_legend_says_best_path_and_other_pieces():
 # --- Compare ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # compare trains
 def test_compare_tables_show_readable_column_names():
     at = open_page("lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,unigram")
     overlap = frame_with(at, COLUMN_NAMES["word_initial_share"])
@@ -213,6 +218,7 @@ def test_compare_chart_tooltips_and_axes_have_readable_titles():
         assert "_" not in enc["x"]["title"] and "_" not in enc["y"]["title"]
 
 
+@pytest.mark.slow  # compare trains
 def test_an_unk_chip_on_compare_says_which_text_it_stands_for():
     at = open_page("lessons/compare/page.py", corpus="toy:cat-bat", size="12", tok="bpe,wordpiece")
     at.text_area(key="compare_encode").input("cat é").run()
@@ -223,6 +229,7 @@ def test_an_unk_chip_on_compare_says_which_text_it_stands_for():
     assert "BPE: [UNK] = 'é'" in note and "WordPiece: [UNK] = 'é'" in note
 
 
+@pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_the_wordpiece_explanation_sits_under_the_side_by_side():
     at = open_page(
         "lessons/compare/page.py", corpus="toy:sunflower", size="20", tok="bpe,wordpiece"

@@ -13,6 +13,7 @@ import random
 from fractions import Fraction
 from itertools import pairwise
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tokenizers.models import WordPiece as HfWordPiece
@@ -153,6 +154,7 @@ def states(trace):
 
 @SETTINGS
 @given(setups(), st.booleans())
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_steps_equal_the_naive_reference(setup, special_tokens):
     wc, prefix, ties, merges = setup
     specials = SPECIAL_TOKENS if special_tokens else ()
@@ -245,6 +247,7 @@ def test_last_step_equals_train_and_compact_trace_agrees(setup):
 
 @SETTINGS
 @given(setups())
+@pytest.mark.slow  # a long run (fast tier: README)
 def test_runs_repeat_and_pickle(setup):
     wc, prefix, ties, merges = setup
     one = snapshot_trace(wc, prefix, ties, merges)
