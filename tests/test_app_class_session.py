@@ -179,9 +179,6 @@ def test_the_record_counts_what_the_panel_counts(monkeypatch):
     assert summary[["answered", "predicted"]].values.tolist() == [[3, 2]]
     assert summary["% predicted"].tolist() == [67]
     link = urlsplit(summary["link"].tolist()[0])
-    assert link.path == "/bpe" and dict(parse_qsl(link.query)) == {
-        "corpus": "toy:low-lower",
-        "step": "2",
-    }
+    assert link.path == "/bpe" and dict(parse_qsl(link.query)) == BPE  # named as opened
     labels = [d.proto.label for d in at.get("download_button")]
     assert {"Download the answers (CSV)", "Download the summary (CSV)"} <= set(labels)

@@ -184,11 +184,28 @@ def test_the_value_used_is_in_the_widget_and_the_address(query, param, used, add
     assert at.query_params.get(param) == address
 
 
-def test_an_unknown_choice_goes_back_to_the_default_and_out_of_the_address():
+def test_an_unknown_choice_goes_back_to_the_default_which_the_address_then_names():
     at = run_page("bpe", {"corpus": "toy:low-lower", "marker": "EOW"})
     assert "not one of: none, eow, suffix, sow" in naming(at, "marker")[0]
     # the default is low-lower's own marker, 003's </w> (subtok_core/data/toys.toml)
-    assert at.selectbox(key="marker").value == "eow" and "marker" not in at.query_params
+    assert at.selectbox(key="marker").value == "eow" and at.query_params["marker"] == "eow"
+
+
+@pytest.mark.parametrize(
+    ("lesson", "query"),
+    [  # each value below is its page's default (issue 39: Streamlit took them out)
+        ("wordpiece", {"corpus": "toy:sunflower", "step": "2"}),
+        ("bpe", {"corpus": "toy:cat-bat", "marker": "none", "ties": "first", "merges": "7"}),
+        ("compare", {"corpus": "sample:lee", "size": "2000"}),
+        ("vocab", {"tok": "cl100k_base", "id": "15339"}),
+    ],
+)
+def test_a_link_keeps_naming_the_defaults_it_gives(lesson, query):
+    """A shared link keeps every parameter it names, a page's default too, so that a later
+    change of a default cannot change what the link shows."""
+    at = run_page(lesson, query)
+    assert not at.exception
+    assert {k: at.query_params.get(k) for k in query} == query
 
 
 def test_the_warning_is_shown_once_and_the_next_run_keeps_the_value():

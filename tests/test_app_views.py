@@ -62,6 +62,11 @@ def captions(at: AppTest) -> str:
 # --- each page keeps its own view ------------------------------------------------------
 
 
+LOW_LOWER = {"marker": "eow", "ties": "first", "merges": "10"}  # 003's settings (toys.toml)
+# WordPiece's sunflower at merge 2, its settings named (the page's defaults: first, 10)
+SUNFLOWER_2 = {"corpus": "toy:sunflower", "step": "2", "ties": "first", "merges": "10"}
+
+
 @pytest.mark.slow  # a long AppTest (fast tier: README)
 def test_each_page_opens_on_its_own_last_view_and_the_address_says_which():
     at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", step="5")
@@ -75,19 +80,19 @@ def test_each_page_opens_on_its_own_last_view_and_the_address_says_which():
     choose(at, at.slider(key="step"), 2, 0)
     assert "Merge 2: (##e, ##r) scores 1/4" in infos(at)
 
-    sidebar(at, "lessons/bpe/page.py")  # back as it was left, the address with it
+    sidebar(at, "lessons/bpe/page.py")  # back as it was left, the address naming all of it
     assert view(at) == ("toy:low-lower", 5) and at.selectbox(key="marker").value == "eow"
-    assert at.query_params == {"corpus": "toy:low-lower", "step": "5"}
+    assert at.query_params == {"corpus": "toy:low-lower", "step": "5", **LOW_LOWER}
     assert "Merge 5: the pair (lo, w) occurs 7 times" in infos(at)
 
     sidebar(at, "lessons/unigram/page.py")  # never opened yet: its defaults, nothing of /bpe's
     assert view(at) == ("toy:run-bug", 0) and at.query_params == {}
 
     sidebar(at, "lessons/wordpiece/page.py")
-    assert view(at) == ("toy:sunflower", 2) and at.query_params == {"step": "2"}
+    assert view(at) == ("toy:sunflower", 2) and at.query_params == SUNFLOWER_2
     assert "Merge 2: (##e, ##r) scores 1/4" in infos(at)
     at.run()  # the next run keeps it
-    assert view(at) == ("toy:sunflower", 2) and at.query_params == {"step": "2"}
+    assert view(at) == ("toy:sunflower", 2) and at.query_params == SUNFLOWER_2
 
 
 def test_a_link_with_parameters_opens_what_it_says_not_the_remembered_view():
@@ -111,12 +116,24 @@ def test_a_new_corpus_starts_at_step_zero_from_its_own_settings():
     choose(at, at.selectbox(key="corpus"), "toy:fox", "toy:cat-bat")
     assert view(at) == ("toy:fox", 0)
     assert at.selectbox(key="marker").value == "eow"  # 004's, as fox's source says
-    assert at.query_params == {"corpus": "toy:fox"}  # the server took step and marker out
+    # the server took the step out, and the address names fox's own settings (004's)
+    assert at.query_params == {
+        "corpus": "toy:fox",
+        "marker": "eow",
+        "ties": "first",
+        "merges": "10",
+    }
     said = "As in 004: `</w>` after each word, and a tie goes to the pair met first in the text."
     assert said in captions(at)
 
     choose(at, at.selectbox(key="corpus"), "toy:cat-bat", "toy:cat-bat")
-    assert view(at) == ("toy:cat-bat", 0) and at.query_params == {}
+    assert view(at) == ("toy:cat-bat", 0)
+    assert at.query_params == {
+        "corpus": "toy:cat-bat",
+        "marker": "none",
+        "ties": "first",
+        "merges": "7",
+    }
     assert at.selectbox(key="marker").value == "none"
     assert at.number_input(key="merges").value == 7 and CATBAT_START in infos(at)
     assert at.text_input(key="bpe_encode").value == "bags"

@@ -8,6 +8,13 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.e2e
 
+# a corpus chosen brings its own settings (004's marker, tie rule and merges), and the
+# address names them (issue 39: a link names what it shows, a default too)
+# /bpe as the test left it, named whole when the sidebar brings it back
+LOW_FIVE = re.compile(r"/bpe\?corpus=toy%3Alow-lower&marker=eow&ties=first&merges=10&step=5$")
+SUNFLOWER = re.compile(r"/wordpiece\?corpus=toy%3Asunflower&ties=first&merges=10$")
+EOW = "marker=eow&ties=first&merges=10$"  # 003's and 004's settings
+FOX = re.compile(r"/bpe\?corpus=toy%3Afox&marker=eow&ties=first&merges=10$")
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 
 
@@ -33,14 +40,14 @@ def test_pages_keep_their_views_and_back_returns_to_the_last_one(page: Page, app
 
     sidebar(page, "BPE")  # as it was left, and the address says so
     expect(bpe_five).to_be_visible(timeout=30_000)
-    expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Alow-lower&step=5$"))
+    expect(page).to_have_url(LOW_FIVE)
 
-    sidebar(page, "WordPiece")
-    expect(page).to_have_url(re.compile(r"/wordpiece$"))
+    sidebar(page, "WordPiece")  # a page seen before comes back with its view named whole
+    expect(page).to_have_url(SUNFLOWER)
     page.go_back()
     settle(page)
     expect(bpe_five).to_be_visible(timeout=30_000)
-    expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Alow-lower&step=5$"))
+    expect(page).to_have_url(LOW_FIVE)
 
 
 def open_settings(page: Page) -> None:
@@ -72,13 +79,14 @@ def test_back_after_a_new_corpus_returns_to_the_last_corpus_at_its_step(page: Pa
     settle(page)
 
     choose_corpus(page, "toy:fox")  # a new corpus starts before its first merge
-    expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Afox$"), timeout=30_000)
+    expect(page).to_have_url(re.compile(FOX), timeout=30_000)
     expect(page.get_by_text("Before the first merge").first).to_be_visible()
 
     page.go_back()
     settle(page)
     expect(low_four).to_be_visible(timeout=30_000)
-    expect(page).to_have_url(re.compile(r"corpus=toy%3Alow-lower&step=4$"), timeout=30_000)
+    # Back onto the entry the browser rewrote brings the view it held, and names its settings
+    expect(page).to_have_url(re.compile(r"corpus=toy%3Alow-lower&step=4&" + EOW), timeout=30_000)
     page.go_back()
     settle(page)
     expect(page.get_by_text("Merge 3: the pair (est, </w>) occurs 9 times")).to_be_visible(
@@ -89,13 +97,14 @@ def test_back_after_a_new_corpus_returns_to_the_last_corpus_at_its_step(page: Pa
     expect(low_four).to_be_visible(timeout=30_000)
     page.go_forward()
     settle(page)
-    expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Afox$"), timeout=30_000)
+    expect(page).to_have_url(re.compile(FOX), timeout=30_000)
     expect(page.get_by_text("Before the first merge").first).to_be_visible()
 
 
 def test_a_new_corpus_chosen_at_step_0_keeps_its_own_entry_on_forward(page: Page, app_url: str):
-    """At step 0 a new corpus changes nothing else in the address, so no new entry is
-    pushed: the rewritten entry is the new view itself and Forward must show it as such."""
+    """At step 0 a new corpus adds its settings to the address, in one new entry: Back
+    shows the last corpus at step 0 (the view the rewritten entry held), Forward the new
+    corpus, each once."""
     page.goto(f"{app_url}/bpe?corpus=toy:low-lower&step=2")
     settle(page)
     expect(page.get_by_text("Merge 2:").first).to_be_visible(timeout=30_000)
@@ -103,14 +112,41 @@ def test_a_new_corpus_chosen_at_step_0_keeps_its_own_entry_on_forward(page: Page
     expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Alow-lower$"), timeout=30_000)
     settle(page)
     choose_corpus(page, "toy:fox")
-    expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Afox$"), timeout=30_000)
+    expect(page).to_have_url(re.compile(FOX), timeout=30_000)
     page.go_back()
     settle(page)
-    expect(page).to_have_url(re.compile(r"corpus=toy(%3A|:)low-lower&step=2$"), timeout=30_000)
+    expect(page).to_have_url(re.compile(r"corpus=toy(%3A|:)low-lower&" + EOW), timeout=30_000)
+    expect(page.get_by_text("Before the first merge").first).to_be_visible(timeout=30_000)
+    page.go_back()
+    settle(page)
+    # the entry the test opened: the page names the settings it shows in it
+    expect(page).to_have_url(
+        re.compile(r"corpus=toy(%3A|:)low-lower&step=2&" + EOW), timeout=30_000
+    )
     expect(page.get_by_text("Merge 2:").first).to_be_visible(timeout=30_000)
     page.go_forward()
     settle(page)
-    expect(page).to_have_url(re.compile(r"/bpe\?corpus=toy%3Afox$"), timeout=30_000)
+    page.go_forward()
+    settle(page)
+    expect(page).to_have_url(re.compile(FOX), timeout=30_000)
     expect(page.get_by_text("Before the first merge").first).to_be_visible(timeout=30_000)
     open_settings(page)
     expect(page.get_by_role("combobox", name="corpus", exact=True)).to_have_value("toy:fox")
+
+
+def test_a_shared_link_keeps_naming_its_defaults(page: Page, app_url: str):
+    """Issue 39: /wordpiece?corpus=toy:sunflower&step=2 became /wordpiece?step=2 (the
+    corpus is the page's default, which Streamlit took out of the address), so the link
+    would show another corpus once the default changed. Every parameter it names stays."""
+    page.goto(f"{app_url}/wordpiece?corpus=toy:sunflower&step=2&ties=first&merges=10")
+    settle(page)
+    expect(page.get_by_text("Merge 2: (##e, ##r) scores 1/4").first).to_be_visible(timeout=30_000)
+    page.wait_for_timeout(1_000)
+    expect(page).to_have_url(
+        re.compile(r"/wordpiece\?corpus=toy(%3A|:)sunflower&step=2&ties=first&merges=10$")
+    )
+    page.get_by_role("button", name="chevron_right").click()  # the next step keeps them too
+    settle(page)
+    expect(page).to_have_url(
+        re.compile(r"/wordpiece\?corpus=toy(%3A|:)sunflower&step=3&ties=first&merges=10$")
+    )

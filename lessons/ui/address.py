@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
+from lessons.ui import compat
 from lessons.ui.view_memory import note_param, remember_view
 from subtok_core import limits
 
@@ -137,10 +138,7 @@ def _from_url(key: str, parse: Callable, state_key: str | None, default, show: C
         st.session_state[state_key] = value
         if why is not None:
             url_warning(key, text, why, show(value))
-            if value == default:  # as the page keeps it: a default is not in the address
-                del st.query_params[key]
-            else:
-                st.query_params[key] = show(value)
+            st.query_params[key] = show(value)  # a default too: the link names what it shows
     elif why is None:
         return value
     elif key not in fixes:
@@ -156,7 +154,11 @@ def settle_url() -> None:
     """After a page's run has completed (app.py calls this): forget the warnings about
     parameters corrected before it, and remember the page's view (lessons.ui.view_memory)."""
     st.session_state.pop(FIXES, None)
+    if st.session_state.pop(STAGED, False):
+        compat.send_address()
     remember_view()
+    if st.session_state.get(RESET):  # a box `held` found empty: show the default in it
+        st.rerun()
 
 
 def url_int(key: str, lo: int, hi: int, default: int, state_key: str | None = None) -> int:
@@ -182,6 +184,65 @@ def url_choice(key: str, options: Sequence[str], default: str, state_key: str | 
     return st.session_state.get(state_key or key, default) if value is None else value
 
 
+# --- Bound widgets keep the value an address gives, the page's defaults too -------------
+#
+# Streamlit 1.67 takes a bound widget's parameter out of the address whenever its value
+# equals the widget's default (the browser's shouldClearUrlParam, and the server when it
+# seeds a widget from the address), so /wordpiece?corpus=toy:sunflower&step=2 became
+# /wordpiece?step=2: the link would show another corpus once the default changed. So a
+# bound box or choice gets no default of Streamlit's (None, which no value equals), and
+# the page's default is put in the session before the widget is made (hold): a value the
+# address gives stays there, and so does a default the student chose. A parameter the
+# address does not give is not written in by the server: each such write is an entry in
+# the browser's history, and on a page switch it would put the new page twice in a row
+# there, so that Back showed the same page again. The step slider cannot be left without
+# a default: step 0, the start of every lesson, is the one value an address leaves out.
+
+RESET = "url_reset"  # session: bound parameters to set back to the page's default
+STAGED = "url_staged"  # session: this run changed bound parameters itself (stage)
+
+
+def stage(key: str, value=None, named: bool = True) -> None:
+    """Before the bound widget `key` is made: this run sets its value itself (a new
+    corpus's own settings, its step 0), in the address unless not `named`; `value` None:
+    the value of the widget made already in this run (the corpus chosen). The
+    address is sent once, when the run completes (settle_url): Streamlit would send each
+    widget's change on its own, and the browser keep each as an entry of its history, so
+    that Back went through views nobody saw."""
+    if value is None:
+        value = st.session_state[key]
+    else:
+        st.session_state[key] = value
+    compat.stage_address(key, str(value) if named else None)
+    st.session_state[STAGED] = True
+
+
+def hold(key: str, default) -> None:
+    """Before the bound widget `key` is made: the page's default in the session, on a first
+    visit (unless the address gives the value) and where `held` asked for it."""
+    reset = st.session_state.setdefault(RESET, set())
+    if key in reset:
+        reset.discard(key)
+        st.session_state[key] = default
+    elif key not in st.session_state and key not in st.query_params:
+        st.session_state[key] = default
+
+
+def held(key: str, value, default):
+    """What a bound widget made after `hold` returned: None only where the student emptied
+    the box, or on Back or Forward onto an address without the parameter (Streamlit then
+    gives the widget its own default). The page goes on with `default`, which goes into
+    the address when the run completes; the page then runs again to show it in the box
+    (not at once: on Back or Forward the other widgets take their values from the address
+    in this run only)."""
+    if value is not None:
+        return value
+    st.session_state.setdefault(RESET, set()).add(key)
+    compat.stage_address(key, str(default))
+    st.session_state[STAGED] = True
+    return default
+
+
 def number_box(col, label: str, key: str, lo, hi, default, step=None, help=None):
     """A number input bound to the URL as ?`key`=..., the address checked first against the
     same range; a float box when `default` is a float, else whole numbers."""
@@ -191,14 +252,20 @@ def number_box(col, label: str, key: str, lo, hi, default, step=None, help=None)
     else:
         lo, hi = int(lo), int(hi)
         url_int(key, lo, hi, default)
-    return col.number_input(label, lo, hi, default, step, key=key, help=help, bind="query-params")
+    hold(key, default)
+    box = col.number_input(label, lo, hi, None, step, key=key, help=help, bind="query-params")
+    return held(key, box, default)
 
 
 def choice_box(col, label: str, options: Sequence[str], key: str, default: str, **kwargs) -> str:
     """A select box bound to the URL as ?`key`=..., the address checked first."""
     url_choice(key, options, default)
-    index = list(options).index(default)
-    return col.selectbox(label, options, index=index, key=key, bind="query-params", **kwargs)
+    if "format_func" in kwargs:  # Streamlit reads and writes the address through it: a
+        index = list(options).index(default)  # label, not the option (left as it was)
+        return col.selectbox(label, options, index=index, key=key, bind="query-params", **kwargs)
+    hold(key, default)
+    choice = col.selectbox(label, options, index=None, key=key, bind="query-params", **kwargs)
+    return held(key, choice, default)
 
 
 def limit_help(name: str, text: str = "") -> str:

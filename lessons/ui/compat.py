@@ -13,6 +13,10 @@ For the app:
   and sent with st.vega_lite_chart (lessons/ui/cached.py).
 - `history_navigation`: whether this run is the browser's Back or Forward
   (lessons/ui/view_memory.py).
+- `stage_address`, `send_address`: change parameters bound to widgets in the server's copy
+  of the address, then send the address once (lessons/ui/address.py, a new corpus's
+  settings): Streamlit sends each bound widget's change on its own, and the browser pushes
+  an entry into its history for each.
 - `StopException`, `ScriptControlException`, `FragmentHandledException`: the exceptions of
   st.stop, st.rerun and a fragment that showed its own error, which the page guard lets
   through (lessons/ui/guard.py).
@@ -44,6 +48,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import (
     ScriptControlException,
     StopException,
 )
+from streamlit.runtime.state import get_session_state
 
 __all__ = [
     "FragmentHandledException",
@@ -56,7 +61,9 @@ __all__ = [
     "key_of_element",
     "on_script_thread",
     "run_bare",
+    "send_address",
     "share_compiled_scripts",
+    "stage_address",
 ]
 
 
@@ -69,6 +76,23 @@ def history_navigation() -> bool:
     """Whether this run is the browser's Back or Forward (False outside a script run)."""
     ctx = get_script_run_ctx(suppress_warning=True)
     return ctx is not None and bool(ctx.is_history_navigation)
+
+
+def stage_address(key: str, value: str | None) -> None:
+    """Put `key`=`value` (None: take `key` out) in the server's copy of the address, bound
+    to a widget or not, without telling the browser. A bound widget made after this with
+    that value sends nothing of its own (Streamlit compares with this copy)."""
+    with get_session_state().query_params() as params:
+        if value is None:
+            params.discard_param_no_forward_msg(key)
+        else:
+            params.set_with_no_forward_msg(key, value)
+
+
+def send_address() -> None:
+    """Send the server's copy of the address to the browser, as one change."""
+    with get_session_state().query_params() as params:
+        params._send_query_param_msg()
 
 
 def close_expired_sessions() -> Future | None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from lessons.ui.address import choice_box
+from lessons.ui.address import choice_box, stage
 from lessons.ui.escape import plain
 from lessons.ui.keys import widget_key
 from lessons.ui.store import fingerprint
@@ -169,6 +169,7 @@ def chosen_anew(name: str, key: str = "corpus") -> bool:
     changed = was is not None and was != name
     if changed:
         note_rewritten()
+        stage(key)
     return changed
 
 
@@ -179,8 +180,10 @@ def corpus_setting(chosen: Corpus, key: str, fallback, state_key: str | None = N
     widget (its session key `state_key`, the key itself for a widget bound to the address)
     is set to it."""
     value = toys.setting(chosen.name, key, fallback)
-    if chosen.changed:
-        st.session_state[state_key or key] = value
+    if chosen.changed and state_key is not None:
+        st.session_state[state_key] = value
+    elif chosen.changed:
+        stage(key, value)
     return value
 
 

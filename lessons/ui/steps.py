@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 import streamlit as st
 
 from lessons.ui.a11y import PLAY_KEY, POLL_KEY, hidden_heading, keys_help
-from lessons.ui.address import url_int
+from lessons.ui.address import stage, url_int
 from lessons.ui.corpus import TEXT, UPLOAD, corpus_editor, is_sample, sample_print
 from lessons.ui.escape import plain
 from lessons.ui.guard import guarded
@@ -126,7 +126,7 @@ def start_over(key: str = "step") -> None:
     nothing on it. Call before the page stops or draws its steps (stepped); until the page
     has shown its step controls once, the address decides their first value."""
     if key in page_params():
-        st.session_state[key] = 0
+        stage(key, 0, named=False)  # the slider's default: Streamlit keeps it out
 
 
 def autoplay(key: str, last: int, playing: str, page: str) -> None:

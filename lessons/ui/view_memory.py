@@ -146,16 +146,21 @@ def open_view() -> None:
     _restore(page, bound, address, history)
 
 
+UNNAMED = {"step": 0}  # bound values Streamlit keeps out of the address: the slider's default
+
+
 def _restore(page: str, bound: dict, address: dict, history: bool) -> None:
-    """Show the view (`bound` values, `address`) again: into the session and the address."""
+    """Show the view (`bound` values, `address`) again: into the session, and into the
+    address as one change (each is an entry in the browser's history; on Back or Forward
+    the entry itself is rewritten). The address names every bound value (see
+    lessons.ui.address.hold), so the widgets made next send no change of their own."""
     st.session_state.update(bound)
-    try:  # at once: each change of the address is an entry in the browser's history
-        st.query_params.update(address)
-    except StreamlitAPIException:  # a parameter still bound to a widget of this page (Back
-        for key, value in address.items():  # within the page): Streamlit writes it back
-            if st.query_params.get(key) != value:  # with the widget's value itself
-                with contextlib.suppress(StreamlitAPIException):
-                    st.query_params[key] = value
+    named = {k: str(v) for k, v in bound.items() if v is not None and UNNAMED.get(k) != v}
+    for key, value in {**named, **address}.items():
+        compat.stage_address(key, value)
+    for key in bound.keys() - named.keys() - address.keys():
+        compat.stage_address(key, None)
+    compat.send_address()
     if history:  # in this run the address decides the widgets: run again, now as ours
         st.session_state[SHOWN] = page
         st.rerun()
