@@ -219,15 +219,15 @@ def stage(key: str, value=None, named: bool = True) -> None:
 
 # Streamlit gives a box or choice without a default a button that empties it: not these
 NO_CLEAR = (
-    "<style>.st-key-{key} [data-testid='stNumberInputClearButton'], "
-    ".st-key-{key} [aria-label='Clear value'] {{display: none;}}</style>"
+    "<style>.st-key-{name} [data-testid='stNumberInputClearButton'], "
+    ".st-key-{name} [aria-label='Clear value'] {{display: none;}}</style>"
 )
 
 
 def hold(key: str, default) -> None:
     """Before the bound widget `key` is made: the page's default in the session, on a first
     visit (unless the address gives the value) and where `held` asked for it."""
-    st.html(NO_CLEAR.format(key=key))  # only a style: it takes no room on the page
+    st.html(NO_CLEAR.format(name=key))  # only a style: it takes no room on the page
     reset = st.session_state.setdefault(RESET, set())
     if key in reset:
         reset.discard(key)
