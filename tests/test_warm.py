@@ -4,6 +4,7 @@ and their runs kept in the disk cache (each test has its own: tests/conftest.py)
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 import streamlit as st
@@ -68,3 +69,25 @@ def test_the_pages_warm_opens_are_the_apps_lessons():
     assert {"bpe", "wordpiece", "unigram", "sage", "compare"} <= set(lessons)
     assert not {"home", "notes", "join"} & set(lessons)
     assert not any(name.startswith("_") for name in lessons)
+
+
+def test_warm_compiles_the_apps_and_the_cores_sources(tmp_path, monkeypatch):
+    """A restarted server reads the bytecode warm wrote, even where Python writes none
+    (PYTHONDONTWRITEBYTECODE); a source that does not compile is said, the rest compiled."""
+    import importlib.util
+
+    from subtok_core import warm_compile
+
+    app, core = tmp_path / "app" / "app.py", tmp_path / "core"
+    (app.parent / "lessons" / "bpe").mkdir(parents=True)
+    core.mkdir()
+    sources = [app, app.parent / "lessons" / "bpe" / "page.py", core / "store.py"]
+    for path in sources:
+        path.write_text("X = 1\n", encoding="utf-8")
+    monkeypatch.setattr(warm_compile, "CORE", core)
+    compiled = lambda: [Path(importlib.util.cache_from_source(p)).is_file() for p in sources]  # noqa: E731
+    assert compiled() == [False, False, False]
+    assert warm_compile.compile_sources(app) is True
+    assert compiled() == [True, True, True]
+    (core / "broken.py").write_text("def (\n", encoding="utf-8")
+    assert warm_compile.compile_sources(app) is False
