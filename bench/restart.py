@@ -10,8 +10,11 @@ its main text is there (the page's title, an ``h1``) and no progress bar or spin
 left. Then the same for a one-line Streamlit page written to a temporary directory: the
 floor, what Streamlit itself costs here. Beside each time, the CPU seconds the server
 spent on the page (its process's CPU time from its health answer to the render: the
-machine's load changes it less than the time). The server's log says how many runs and
-tables it read from the disk cache and how many it computed (subtok_core.store's lines).
+machine's load changes it less than the time) and those the browser spent drawing it
+(chromium runs on the same cores: on Compare with three trained tokenizers it used about
+4 s, the server about 1.5, the one-line page's browser about 2). The server's log says how
+many runs and tables it read from the disk cache and how many it computed
+(subtok_core.store's lines).
 
     python -m subtok_core warm --readme          # first, into the same SUBTOK_CACHE_DIR
     python bench/restart.py                      # the README's links, the default cache
@@ -20,7 +23,11 @@ tables it read from the disk cache and how many it computed (subtok_core.store's
 Target (issue 27): every README link under 3 s on this 2-core machine, the floor about 2 s.
 Issue 39: Compare with three trained tokenizers on enwiki is one of the README's links
 (so `warm --readme` and this bench cover it); it read and counted the sample on every
-restart before its words and fingerprints were kept on disk (subtok_core/corpus/kept.py).
+restart before its words and fingerprints were kept on disk (subtok_core/corpus/kept.py),
+and its first run imported SQLAlchemy and pandas' Styler and compiled our sources (where no
+bytecode is written) until neither was needed (server CPU 1.8-2.2 s -> 1.3-1.5 s); a merge
+lesson's step chart and Unigram's removal chart were built with Altair on every restart
+until their specs were kept like the other charts.
 A timing depends on the machine's load: the report prints the load average beside it.
 """
 

@@ -11,6 +11,7 @@ import streamlit as st
 from apptools import open_page
 
 from subtok_core import bpe
+from subtok_core.charts import lessons as viz
 from subtok_core.cli import main
 from subtok_core.diskcache import DiskCache
 from subtok_core.warm import find_app, lesson_pages
@@ -24,15 +25,18 @@ def test_warm_fills_the_cache_and_the_deep_link_then_trains_nothing(
     assert main(["warm", LINK]) == 0
     out = capsys.readouterr().out
     assert f"Cache: {fresh_cache_dir}" in out and "trained Learning merges" in out
-    assert "1 run trained" in out and "tables derived from them: 1 computed (chart 1)" in out
-    assert len(DiskCache(fresh_cache_dir, 1 << 20).files()) == 2  # the run, its chart's spec
+    assert "1 run trained" in out and "tables derived from them: 2 computed (chart 2)" in out
+    # the run, the whole run's chart and the step's pair-count chart (its spec)
+    assert len(DiskCache(fresh_cache_dir, 1 << 20).files()) == 3
     st.cache_data.clear()  # a restarted server: nothing in memory
     st.cache_resource.clear()
-    trained = []
+    trained, built = [], []
     monkeypatch.setattr(bpe, "trace_bpe", lambda *a, **k: trained.append(1))
+    monkeypatch.setattr(viz, "pair_count_chart", lambda *a, **k: built.append(1))
     with caplog.at_level(logging.INFO, logger="subtok_core"):
         at = open_page("lessons/bpe/page.py", corpus="toy:low-lower", marker="eow", merges="4")
     assert trained == [] and "from the disk cache" in caplog.text
+    assert built == []  # the step's chart read as warm kept it: no Altair chart built
     assert at.slider(key="step").max == 4  # the 4 merges of the run warmed
 
 
