@@ -95,3 +95,20 @@ def test_warm_compiles_the_apps_and_the_cores_sources(tmp_path, monkeypatch):
     assert compiled() == [True, True, True]
     (core / "broken.py").write_text("def (\n", encoding="utf-8")
     assert warm_compile.compile_sources(app) is False
+
+
+def test_a_warmed_unigram_step_builds_no_chart(fresh_cache_dir, monkeypatch, capsys, caplog):
+    """The README's Unigram link: its lattice (of the word the page opens on) and every other
+    chart of the step are read as warm kept them, none built again (no Altair)."""
+    assert main(["warm", "/unigram?corpus=toy:run-bug&step=2"]) == 0
+    out = capsys.readouterr().out
+    charts = int(out.split(" computed (chart ")[1].split(")")[0])
+    st.cache_data.clear()  # a restarted server: nothing in memory
+    st.cache_resource.clear()
+    built = []
+    for name in ("lattice_chart", "removal_chart", "loss_curve_chart"):
+        monkeypatch.setattr(viz, name, lambda *a, name=name, **k: built.append(name))
+    with caplog.at_level(logging.INFO, logger="subtok_core"):
+        open_page("lessons/unigram/page.py", corpus="toy:run-bug", step="2")
+    assert built == []
+    assert caplog.text.count("read table: chart") == charts >= 2  # the lattice's among them

@@ -22,8 +22,9 @@ step, a word typed).
 
 A chart of a single step is kept with ``figure`` too, keyed by the rows it shows (the
 pair counts or scores of the merge lessons, lessons.ui.tables.table_panel; Unigram's
-removal losses), so a restarted server opening a warmed step imports no Altair. A chart of
-what a student types (a word's lattice) is drawn with ``altair(chart)``: st.altair_chart
+removal losses, the lattice of the word a link opens), so a restarted server opening a
+warmed step imports no Altair. A chart of what a student types (another word's lattice) is
+drawn with ``altair(chart)``: st.altair_chart
 without Altair checking the spec against its schema on every run (the tests check every
 builder's).
 
