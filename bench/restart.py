@@ -26,8 +26,9 @@ Issue 39: Compare with three trained tokenizers on enwiki is one of the README's
 restart before its words and fingerprints were kept on disk (subtok_core/corpus/kept.py),
 and its first run imported SQLAlchemy and pandas' Styler and compiled our sources (where no
 bytecode is written) until neither was needed (server CPU 1.8-2.2 s -> 1.3-1.5 s); a merge
-lesson's step chart and Unigram's removal chart were built with Altair on every restart
-until their specs were kept like the other charts.
+lesson's step chart and Unigram's removal chart and lattice were built with Altair on every
+restart until their specs were kept like the other charts. What is left is mostly the
+browser's: about 4 s of chromium's CPU for Compare, on the same two cores as the server.
 A timing depends on the machine's load: the report prints the load average beside it.
 """
 
