@@ -23,13 +23,15 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import streamlit as st
-from sqlalchemy.exc import SQLAlchemyError
 
 from lessons import pages
 from lessons.poll import cookie
-from subtok_core import rooms
+
+if TYPE_CHECKING:
+    from subtok_core import rooms
 
 COOKIE = "subtok_teacher"
 TOKEN = cookie.TOKEN  # what secrets.token_urlsafe gives
@@ -67,9 +69,17 @@ def teacher_key(create: bool = False) -> str | None:
     return st.session_state.get(KEY)
 
 
+def _rooms():
+    """subtok_core.rooms, imported when a browser holds a teacher key: it loads SQLAlchemy,
+    some 0.2 s of a restarted server's first page, which no student's page needs."""
+    from subtok_core import rooms
+
+    return rooms
+
+
 def remember(token: str) -> None:
     """Write the cookie (lessons/poll/cookie.py checks the token first)."""
-    cookie.write(COOKIE, token, rooms.LIFETIME, "Strict", "A teacher key")
+    cookie.write(COOKIE, token, _rooms().LIFETIME, "Strict", "A teacher key")
 
 
 def keep_cookie() -> None:
@@ -88,7 +98,7 @@ def room() -> rooms.Room | None:
     key = teacher_key()
     if not key:
         return None
-    polls = rooms.store()
+    polls = _rooms().store()
     code = st.session_state.get(ROOM)
     if code:
         try:
@@ -136,7 +146,7 @@ def _write(signature: tuple, view: dict, **lesson) -> None:
     code = st.session_state.get(ROOM) or getattr(room(), "code", "")
     if not code:
         return
-    rooms.store().follow(code, view=view, **lesson)
+    _rooms().store().follow(code, view=view, **lesson)
     st.session_state[WRITTEN] = signature
 
 
@@ -187,6 +197,8 @@ def page_hook(url_path: str) -> None:
     moved to it. A failing database costs a log line, never the page."""
     if not teacher_key():
         return
+    from sqlalchemy.exc import SQLAlchemyError  # loaded by _rooms() below in any case
+
     try:
         if st.session_state.get(ROOM) is None:
             room()
@@ -227,7 +239,7 @@ def heartbeat() -> None:
         st.session_state.pop(ROOM, None)  # looked up again: ended elsewhere, or new
         found = room()
         if found is not None:
-            rooms.store().seen(found.code)
+            _rooms().store().seen(found.code)
     code = st.session_state.get(ROOM)
     if code:
         st.caption(f"Class {code} follows this browser's lesson pages.")

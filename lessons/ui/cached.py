@@ -20,8 +20,13 @@ step, a word typed).
   store and on disk (lessons.ui.store.derived): a restarted server sends them without
   building a chart, so it never even imports Altair for a page whose charts are kept.
 
-A chart of a single step is drawn with ``altair(chart)``: st.altair_chart without Altair
-checking the spec against its schema on every run (the tests check every builder's).
+A chart of a single step is kept with ``figure`` too, keyed by the rows it shows (the
+pair counts or scores of the merge lessons, lessons.ui.tables.table_panel; Unigram's
+removal losses, the lattice of the word a link opens), so a restarted server opening a
+warmed step imports no Altair. A chart of what a student types (another word's lattice) is
+drawn with ``altair(chart)``: st.altair_chart
+without Altair checking the spec against its schema on every run (the tests check every
+builder's).
 
 Both are keyed by the run, not by the code that draws: a page edited while the server
 runs shows its old pieces until the cache is cleared or the server restarts (a chart's

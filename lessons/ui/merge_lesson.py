@@ -237,7 +237,7 @@ def pair_counts_panel(trace, i: int, step, label: Callable[[tuple[str, str]], st
         "On a real sample only the most frequent pairs are kept per step.",
         table,
         trace,
-        viz.pair_count_chart(table),
+        lambda: viz.pair_count_chart(table),
     )
 
 

@@ -11,6 +11,7 @@ import streamlit as st
 
 from lessons.ui import cached
 from lessons.ui.present import presenting
+from lessons.ui.store import fingerprint, run_key
 
 
 def status_of(pair: tuple[str, str], chosen, tied) -> str:
@@ -97,11 +98,14 @@ def pinned_key(frame: pd.DataFrame) -> dict:
     return {first: st.column_config.Column(pinned=True)}
 
 
-def table_panel(title: str, note: str, table: pd.DataFrame, trace, chart, **options) -> None:
-    """The pair table of a step (merged and tied rows colored) and its bar chart."""
+def table_panel(title: str, note: str, table: pd.DataFrame, trace, build, **options) -> None:
+    """The pair table of a step (merged and tied rows colored) and its bar chart (`build()`
+    makes it): its spec kept by the run and the table it shows (cached.figure), so a
+    restarted server reads it from disk and imports no Altair for it."""
     st.subheader(title)
     if trace.compact:
         st.caption(note)
     status_table(table, min(420, 38 + 35 * len(table)), label=title, **options)
     if len(table):
-        cached.altair(chart)
+        shown = fingerprint(table.to_csv(index=False))  # the bars, their labels and status
+        cached.figure(run_key(trace), ("step chart", title, shown), build)

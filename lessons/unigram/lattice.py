@@ -11,7 +11,7 @@ import streamlit as st
 from lessons.ui import cached
 from lessons.ui.escape import as_text, plain
 from lessons.ui.keys import widget_key
-from lessons.ui.store import run_key
+from lessons.ui.store import fingerprint, run_key
 from lessons.unigram.views import base_of
 from subtok_core import lattice, unigram
 from subtok_core.charts import lessons as viz
@@ -71,7 +71,12 @@ def lattice_view(trace, i: int, record, variant: str, word: str) -> None:
     log = f"log P (base {base})"  # the loss's base: the lattice speaks the same logarithm
     scale = 1 / math.log(LOG_BASES[base])
     frame = lattice_frame(lat, scale)
-    cached.altair(viz.lattice_chart(frame, variant == "em", log))
+    chart = lambda: viz.lattice_chart(frame, variant == "em", log)  # noqa: E731
+    if word == next(iter(trace.start.words), None):  # the word a link opens: kept (warm)
+        shown = fingerprint(frame.to_csv(index=False))
+        cached.figure(run_key(trace), ("unigram lattice", shown, variant, log), chart)
+    else:  # a word the student typed: drawn, not kept on disk
+        cached.altair(chart())
     best = " ".join(lat.pieces)
     st.write(
         f"Positions 0 to {len(lat.word)} are the nodes; each bar is a piece of the vocabulary "

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from lessons.ui import cached
-from lessons.ui.store import run_key
+from lessons.ui.store import fingerprint, run_key
 from lessons.ui.tables import status_table
 from subtok_core import notes
 from subtok_core.charts import lessons as viz
@@ -172,7 +172,10 @@ def removal_panel(trace, step, corpus: str) -> None:
         rounded = notes.removal_caption(corpus, step, base_of(trace))
         if rounded:
             st.caption(rounded)
-    cached.altair(viz.removal_chart(frame))  # drawn at +0.000 too: a dot and its value
+    # drawn at +0.000 too: a dot and its value; its spec kept by the run and the rows it
+    # shows, so a restarted server reads it from disk and imports no Altair for it
+    shown = fingerprint(frame.to_csv(index=False))
+    cached.figure(run_key(trace), ("removal", shown), lambda: viz.removal_chart(frame))
     if not frame["increase"].max() > 0:
         st.caption(
             "Every removal leaves the loss as it is: each word has another segmentation "

@@ -179,10 +179,10 @@ def score_panel(trace, i: int, step) -> None:
         table = score_frame(trace.start.pair_table)
     else:
         table = score_frame(step.pair_table, step.pair, step.tied_with)
-    chart = viz.pair_count_chart(table, value="score")
     title = "Scores" + (f" before merge {i}" if i else "")
     note = "On a real sample only the best-scoring pairs are kept per step."
-    table_panel(title, note, table, trace, chart, column_config=SCORE_COLUMNS)
+    build = lambda: viz.pair_count_chart(table, value="score")  # noqa: E731
+    table_panel(title, note, table, trace, build, column_config=SCORE_COLUMNS)
 
 
 # The score pinned beside the pair and its status: a phone shows what the step is about.
