@@ -354,3 +354,25 @@ def test_parse_choice_takes_an_option_exactly_as_written():
     assert parse_choice("em", options, "textbook") == ("em", None)
     assert parse_choice("EM", options, "textbook") == ("textbook", "not one of: textbook, em")
     assert parse_choice(" ", options, "textbook") == ("textbook", "empty")
+
+
+@pytest.mark.parametrize(
+    ("lesson", "param", "given", "value", "address"),
+    [  # Streamlit writes a choice shown through a format_func as its label; a link may
+        # give the option itself (the labels: lessons/bytebpe/views.py, superbpe/merging.py)
+        ("bytebpe", "bytes", "GPT-2 letters", "gpt2", "GPT-2 letters"),
+        ("bytebpe", "bytes", "gpt2", "gpt2", "GPT-2 letters"),
+        ("superbpe", "ties", "first seen in the corpus", "first", "first seen in the corpus"),
+        ("superbpe", "ties", "first", "first", "first seen in the corpus"),
+    ],
+)
+def test_a_choice_shown_by_its_label_is_read_back_from_the_address(
+    lesson, param, given, value, address
+):
+    """The byte display chosen as 'GPT-2 letters' was written into the address as the
+    label, and the next visit read it as no option ('not one of: hex, gpt2'), so a reload
+    or a shared link showed hex."""
+    at = run_page(lesson, {param: given})
+    assert not naming(at, param), naming(at, param)
+    assert at.selectbox(key=param).value == value
+    assert at.query_params.get(param) == address

@@ -266,13 +266,24 @@ def number_box(col, label: str, key: str, lo, hi, default, step=None, help=None)
 
 
 def choice_box(col, label: str, options: Sequence[str], key: str, default: str, **kwargs) -> str:
-    """A select box bound to the URL as ?`key`=..., the address checked first."""
-    url_choice(key, options, default)
-    if "format_func" in kwargs:  # Streamlit reads and writes the address through it: a
-        index = list(options).index(default)  # label, not the option (left as it was)
-        return col.selectbox(label, options, index=index, key=key, bind="query-params", **kwargs)
+    """A select box bound to the URL as ?`key`=..., the address checked first. With a
+    `format_func`, Streamlit reads and writes the address as the option's label
+    (bytes=GPT-2+letters); a link may give the option itself (bytes=gpt2) too."""
+    show = kwargs.get("format_func")
+    if show is None:
+        url_choice(key, options, default)
+    else:
+        labels = {show(option): option for option in options}
+        given = url_text(key)
+        value = url_choice(key, [*labels, *options], show(default))
+        value = labels.get(value, value)
+        if given is not None and given not in labels:  # the option, or corrected: Streamlit
+            st.session_state[key] = value  # seeds the box only from a label, so the page does
     hold(key, default)
     choice = col.selectbox(label, options, index=None, key=key, bind="query-params", **kwargs)
+    if show is not None and choice is not None and st.query_params.get(key) != show(choice):
+        compat.stage_address(key, show(choice))  # as Streamlit writes it, when the run ends
+        st.session_state[STAGED] = True
     return held(key, choice, default)
 
 
