@@ -192,10 +192,10 @@ def url_choice(key: str, options: Sequence[str], default: str, state_key: str | 
 # /wordpiece?step=2: the link would show another corpus once the default changed. So a
 # bound box or choice gets no default of Streamlit's (None, which no value equals), and
 # the page's default is put in the session before the widget is made (hold): a value the
-# address gives stays there, and so does a default the student chose. A parameter the
-# address does not give is not written in by the server: each such write is an entry in
-# the browser's history, and on a page switch it would put the new page twice in a row
-# there, so that Back showed the same page again. The step slider cannot be left without
+# address gives stays there, and so does a default the student chose. On a first visit,
+# a parameter the address does not give is not written in by the server: each such write
+# is an entry in the browser's history, and the bare address before it an entry too, so
+# that Back showed the same page again. The step slider cannot be left without
 # a default: step 0, the start of every lesson, is the one value an address leaves out.
 
 RESET = "url_reset"  # session: bound parameters to set back to the page's default
@@ -269,7 +269,7 @@ def choice_box(col, label: str, options: Sequence[str], key: str, default: str, 
     """A select box bound to the URL as ?`key`=..., the address checked first. With a
     `format_func`, Streamlit reads and writes the address as the option's label
     (bytes=GPT-2+letters); a link may give the option itself (bytes=gpt2) too."""
-    show = kwargs.get("format_func")
+    show, named = kwargs.get("format_func"), None
     if show is None:
         url_choice(key, options, default)
     else:
@@ -277,12 +277,13 @@ def choice_box(col, label: str, options: Sequence[str], key: str, default: str, 
         given = url_text(key)
         value = url_choice(key, [*labels, *options], show(default))
         value = labels.get(value, value)
-        if given is not None and given not in labels:  # the option, or corrected: Streamlit
-            st.session_state[key] = value  # seeds the box only from a label, so the page does
+        if given is not None and given not in labels:  # the option itself: Streamlit seeds
+            st.session_state[key] = value  # the box only from a label, so the page does,
+            named = show(value)  # and the address names it as Streamlit writes it
     hold(key, default)
     choice = col.selectbox(label, options, index=None, key=key, bind="query-params", **kwargs)
-    if show is not None and choice is not None and st.query_params.get(key) != show(choice):
-        compat.stage_address(key, show(choice))  # as Streamlit writes it, when the run ends
+    if named is not None:  # sent when the run completes
+        compat.stage_address(key, named)
         st.session_state[STAGED] = True
     return held(key, choice, default)
 
