@@ -50,6 +50,7 @@ Report = Callable[..., None]  # report(done, total, *more): what a run has done 
 # the store's log lines for a run computed and a run read from disk (`subtok warm` counts them)
 TRAINED, READ = "trained %s in %.1f s", "read %s from the disk cache in %.1f s"
 HELD = "uploads: %s; %d bytes held in %d values by %d sessions"  # Store.hold, Store.release
+REFUSED_BUILT = "refused %s after building it: it grew the server by %.0f MB"  # Store.hold
 
 
 # what a run read from disk must be (Store.get): a type, types, or why(value) -> str | None
@@ -218,7 +219,11 @@ class Store:
             log.info(TRAINED, _label(key, "an upload"), time.perf_counter() - began,
                      extra=_kind(key))  # fmt: skip
             with self.lock:
-                self._refuse_unless_room(size)
+                try:
+                    self._refuse_unless_room(size)
+                except ValueError:  # its estimate fitted, what it really took does not
+                    log.info(REFUSED_BUILT, _label(key, "an upload"), size / 2**20)
+                    raise
                 self._keep(key, value, size)
                 self.holders[key] = {holder}
         self._log_held(f"held {_label(key)}")

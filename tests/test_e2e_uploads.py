@@ -27,11 +27,11 @@ HELD = re.compile(r"uploads: .*; (\d+) bytes held in (\d+) values by (\d+) sessi
 CLOSED = re.compile(r"sessions: (\d+) closed after their tabs went")
 
 
-def tokenizer_file(folder: Path, name: str, salt: str) -> Path:
-    """A WordLevel tokenizer.json of TOKENS tokens, its content set apart by `salt`."""
+def tokenizer_file(folder: Path, name: str, salt: str, tokens: int = TOKENS) -> Path:
+    """A WordLevel tokenizer.json of `tokens` tokens, its content set apart by `salt`."""
     from tokenizers import Tokenizer, models, pre_tokenizers
 
-    vocab = {"[UNK]": 0, **{f"{salt}{i:06d}": i + 1 for i in range(TOKENS)}}
+    vocab = {"[UNK]": 0, **{f"{salt}{i:06d}": i + 1 for i in range(tokens)}}
     tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
     path = folder / name
@@ -85,8 +85,16 @@ def test_closed_tabs_hand_every_upload_back(browser: Browser, tmp_path: Path):
         size, values, sessions = held(log)
         assert values == len(tabs) - 2 and sessions == len(tabs) - 1
         assert size >= values * estimate and size <= budget_mb * 2**20
+        # a file is refused unparsed when its estimate does not fit; one whose estimate
+        # fitted is parsed, then refused when what it really took does not (the log says so)
         parsed = log.read_text().count("trained an upload")
-        assert parsed == values  # the refused file was not parsed
+        assert parsed == values + log.read_text().count("after building it")
+        # three times the size: its estimate alone is over what the held files leave (at
+        # least three estimates of the 4.5 are held), so it is refused without being parsed
+        big = tokenizer_file(tmp_path, "big.json", "g", 3 * TOKENS)
+        tabs.append(browser.new_context())
+        assert "There is no room for this" in upload(tabs[-1].new_page(), url, big)
+        assert log.read_text().count("trained an upload") == parsed
         for tab in tabs:
             tab.close()
 
