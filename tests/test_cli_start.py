@@ -5,30 +5,18 @@ the command), since this test process has imported everything already."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+from _fresh import modules_after
 
-ROOT = Path(__file__).parents[1]
 HEAVY = ("pandas", "numpy", "tokenizers", "tiktoken", "gensim", "streamlit", "altair")
 CORE = ("registry", "compare", "measure", "bpe", "sage", "unigram", "wordpiece", "bytebpe")
 
 
 def imported_by(*argv: str) -> set[str]:
     """The top-level packages and subtok_core modules a fresh `subtok ARGV` imports."""
-    code = (
-        "import json, sys\nfrom subtok_core import cli\n"
-        f"status = cli.main({list(argv)!r})\n"
-        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\nsys.exit(status)"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    modules = json.loads(done.stderr.strip().splitlines()[-1])
+    command = f"status = cli.main({list(argv)!r})"
+    code = f"from subtok_core import cli\n{command}\nif status:\n    sys.exit(status)"
+    modules = modules_after(code, 60)
     return {m.split(".")[0] for m in modules} | {m for m in modules if m.startswith("subtok")}
 
 

@@ -6,27 +6,18 @@ everything already."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+from _fresh import modules_after
 
-ROOT = Path(__file__).parents[1]
 NOT_LOADED = ("sqlalchemy", "subtok_core.rooms", "pandas.io.formats.style")
 
 
 def loaded_by(page: str, **query: str) -> set[str]:
     """The modules a fresh interpreter holds after app.py and `page` ran once (AppTest)."""
     code = (
-        "import json, sys\nsys.path[:0] = ['tests', '.']\nfrom apptools import open_page\n"
-        f"open_page({page!r}, **{query!r})\n"
-        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)"
+        "sys.path[:0] = ['tests', '.']\nfrom apptools import open_page\n"
+        f"open_page({page!r}, **{query!r})"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+    return modules_after(code, 300)
 
 
 def test_a_students_compare_loads_no_poll_store_and_no_styler():
